@@ -1,0 +1,19 @@
+import { resolve } from 'node:path';
+import { defineConfig, externalizeDepsPlugin } from 'electron-vite';
+import react from '@vitejs/plugin-react';
+
+export default defineConfig({
+  main: {
+    plugins: [externalizeDepsPlugin()],
+    build: { rollupOptions: { input: { index: resolve('src/main/electron/index.ts') } } },
+  },
+  preload: {
+    plugins: [externalizeDepsPlugin()],
+    build: { rollupOptions: { input: { index: resolve('src/preload/index.ts') } } },
+  },
+  renderer: {
+    root: resolve('src/renderer'),
+    build: { rollupOptions: { input: { index: resolve('src/renderer/index.html') } } },
+    plugins: [react()],
+  },
+});

@@ -1,0 +1,18 @@
+import { z } from 'zod';
+
+export const SandboxSettingsSchema = z.object({
+  /** docker: a hardened container per session; local: the same tools on the host, inside the workspace (explicit opt-in) */
+  mode: z.enum(['docker', 'local']).default('docker'),
+  image: z.string().default('manus-sandbox:latest'),
+  memoryMb: z.number().int().min(64).default(1024),
+  cpus: z.number().positive().default(1),
+  pidsLimit: z.number().int().min(16).default(256),
+  /** network inside the container; off unless the user allows it */
+  network: z.boolean().default(false),
+  idleTimeoutMs: z
+    .number()
+    .int()
+    .positive()
+    .default(15 * 60_000),
+});
+export type SandboxSettings = z.infer<typeof SandboxSettingsSchema>;

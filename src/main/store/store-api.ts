@@ -1,0 +1,64 @@
+import type { CoreEvent, SessionInfo, SessionMode, SessionStatus, UsageTotals } from '../../shared/events.js';
+import type { ChatMessage } from '../llm/types.js';
+
+export interface NewSession {
+  id?: string;
+  title: string;
+  mode: SessionMode;
+  model: string;
+  workspace: string;
+  status?: SessionStatus;
+}
+
+export type SessionPatch = Partial<Pick<SessionInfo, 'title' | 'status' | 'mode' | 'model' | 'workspace'>> & {
+  usage?: UsageTotals;
+};
+
+export interface SessionSearchHit {
+  session: SessionInfo;
+  /** a short excerpt around the match, with the match in «» */
+  snippet: string;
+}
+
+export interface ListSessionsOptions {
+  limit?: number;
+  offset?: number;
+  status?: SessionStatus;
+}
+
+/** Event as handed to the store: stamped with ts, without seq. */
+export type UnsequencedEvent = Omit<CoreEvent, 'seq'> & { type: CoreEvent['type'] };
+
+/**
+ * The persistence the core depends on. One writer (the process that opened it), WAL, prepared statements.
+ * Implemented by `Store` in store.ts over better-sqlite3.
+ */
+export interface SessionStore {
+  createSession(session: NewSession): SessionInfo;
+  getSession(id: string): SessionInfo | undefined;
+  /** newest first (by updatedAt) */
+  listSessions(options?: ListSessionsOptions): SessionInfo[];
+  updateSession(id: string, patch: SessionPatch): SessionInfo;
+  /** deletes the session's rows (events, memory, plans...); the workspace folder is the caller's */
+  deleteSession(id: string): void;
+  /** full-text search over titles and message text */
+  searchSessions(query: string, limit?: number): SessionSearchHit[];
+  /** sessions left `running` by a process that died become `interrupted`; returns their ids */
+  markRunningAsInterrupted(): string[];
+
+  /** appends atomically, assigning the next per-session seq; returns the stored event */
+  appendEvent(event: UnsequencedEvent): CoreEvent;
+  listEvents(sessionId: string, options?: { afterSeq?: number; limit?: number }): CoreEvent[];
+
+  /** an agent's LLM memory is append-only; `replaceMemory` rewrites it (after compaction) */
+  appendMemory(sessionId: string, agent: string, messages: ChatMessage[]): void;
+  replaceMemory(sessionId: string, agent: string, messages: ChatMessage[]): void;
+  loadMemory(sessionId: string, agent: string): ChatMessage[];
+
+  getSetting<T = unknown>(key: string): T | undefined;
+  setSetting(key: string, value: unknown): void;
+  deleteSetting(key: string): void;
+  listSettings(): Record<string, unknown>;
+
+  close(): void;
+}

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import type { CoreEventInput, Image } from '../../shared/events.js';
+import type { SessionResources } from '../session/resources.js';
+
+/** What a tool hands back; failures are results the model can read, not exceptions. */
+export interface ToolResult {
+  output?: string;
+  error?: string;
+  images?: Image[];
+  /** a note for the agent loop, not for the model (e.g. "state was lost") */
+  system?: string;
+}
+
+/** How much a tool can change: drives the approval policy. */
+export type ToolRisk = 'read' | 'write' | 'execute' | 'network';
+
+export interface ToolContext {
+  sessionId: string;
+  /** host path of the session workspace */
+  workspace: string;
+  /** the id of the model's tool call this execution answers */
+  callId: string;
+  /** name of the agent calling the tool */
+  agent: string;
+  signal: AbortSignal;
+  emit: (event: CoreEventInput) => void;
+  /** lazily created per-session resources: sandbox, browser, LLM, human... */
+  resources: SessionResources;
+}
+
+export interface Tool<P extends z.ZodType = z.ZodType> {
+  name: string;
+  description: string;
+  parameters: P;
+  /** JSON schema sent to the model when the schema comes from elsewhere (MCP); else derived from `parameters` */
+  inputJsonSchema?: Record<string, unknown>;
+  risk: ToolRisk;
+  execute(args: z.infer<P>, ctx: ToolContext): Promise<ToolResult>;
+}
+
+export type AnyTool = Tool<z.ZodType>;
+
+export function defineTool<P extends z.ZodType>(tool: Tool<P>): Tool<P> {
+  return tool;
+}
+
+export function toolOutput(output: string, extra: Omit<ToolResult, 'output'> = {}): ToolResult {
+  return { output, ...extra };
+}
+
+export function toolError(error: string, extra: Omit<ToolResult, 'error'> = {}): ToolResult {
+  return { error, ...extra };
+}

@@ -1,0 +1,210 @@
+import { z } from 'zod';
+
+/** Everything the core emits is one of these. The store appends it (assigning `seq`), then subscribers see it. */
+
+export const SESSION_STATUSES = ['running', 'finished', 'failed', 'interrupted', 'cancelled', 'idle'] as const;
+export const SessionStatusSchema = z.enum(SESSION_STATUSES);
+export type SessionStatus = z.infer<typeof SessionStatusSchema>;
+
+export const SESSION_MODES = ['agent', 'planning', 'plan_act'] as const;
+export const SessionModeSchema = z.enum(SESSION_MODES);
+export type SessionMode = z.infer<typeof SessionModeSchema>;
+
+export const UsageTotalsSchema = z.object({
+  promptTokens: z.number().int().nonnegative(),
+  completionTokens: z.number().int().nonnegative(),
+  totalTokens: z.number().int().nonnegative(),
+  cost: z.number().nonnegative().optional(),
+});
+export type UsageTotals = z.infer<typeof UsageTotalsSchema>;
+
+export const SessionInfoSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  status: SessionStatusSchema,
+  mode: SessionModeSchema,
+  model: z.string(),
+  workspace: z.string(),
+  usage: UsageTotalsSchema,
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+export type SessionInfo = z.infer<typeof SessionInfoSchema>;
+
+export const AGENT_STATES = ['IDLE', 'RUNNING', 'FINISHED', 'ERROR'] as const;
+export const AgentStateSchema = z.enum(AGENT_STATES);
+export type AgentState = z.infer<typeof AgentStateSchema>;
+
+export const ImageSchema = z.object({
+  mimeType: z.enum(['image/png', 'image/jpeg', 'image/webp', 'image/gif']),
+  /** base64, no data: prefix */
+  data: z.string(),
+  /** where the image was saved in the workspace, when it was */
+  path: z.string().optional(),
+});
+export type Image = z.infer<typeof ImageSchema>;
+
+export const PLAN_STEP_STATUSES = ['not_started', 'in_progress', 'completed', 'blocked'] as const;
+export const PlanStepStatusSchema = z.enum(PLAN_STEP_STATUSES);
+export type PlanStepStatus = z.infer<typeof PlanStepStatusSchema>;
+
+export const PlanSnapshotSchema = z.object({
+  planId: z.string(),
+  title: z.string(),
+  steps: z.array(
+    z.object({
+      text: z.string(),
+      status: PlanStepStatusSchema,
+      notes: z.string(),
+      agent: z.string().optional(),
+      dependsOn: z.array(z.number().int()).optional(),
+    }),
+  ),
+  /** the plan as text, in the form the model reads */
+  text: z.string(),
+});
+export type PlanSnapshot = z.infer<typeof PlanSnapshotSchema>;
+
+const envelope = {
+  sessionId: z.string(),
+  /** per-session sequence number assigned by the store; 0 before it is stored */
+  seq: z.number().int().nonnegative(),
+  /** ms since epoch */
+  ts: z.number(),
+};
+
+export const SessionEventSchema = z.object({
+  ...envelope,
+  type: z.literal('session'),
+  action: z.enum(['created', 'updated', 'status']),
+  session: SessionInfoSchema,
+});
+
+export const AgentStateEventSchema = z.object({
+  ...envelope,
+  type: z.literal('agent_state'),
+  agent: z.string(),
+  state: AgentStateSchema,
+  phase: z.enum(['thinking', 'acting', 'idle']),
+  step: z.number().int().nonnegative(),
+  maxSteps: z.number().int().positive(),
+});
+
+export const MessageEventSchema = z.object({
+  ...envelope,
+  type: z.literal('message'),
+  messageId: z.string(),
+  agent: z.string().optional(),
+  role: z.enum(['user', 'assistant', 'system']),
+  /** with delta=true a chunk of a streamed reply; otherwise the whole text */
+  text: z.string(),
+  delta: z.boolean(),
+  images: z.array(ImageSchema).optional(),
+});
+
+export const ToolEventSchema = z.object({
+  ...envelope,
+  type: z.literal('tool'),
+  callId: z.string(),
+  agent: z.string().optional(),
+  name: z.string(),
+  args: z.unknown(),
+  status: z.enum(['calling', 'done', 'error']),
+  output: z.string().optional(),
+  error: z.string().optional(),
+  images: z.array(ImageSchema).optional(),
+  durationMs: z.number().nonnegative().optional(),
+  /** partial progress of a running call (e.g. streamed bash output) */
+  progress: z.string().optional(),
+});
+
+export const PlanEventSchema = z.object({
+  ...envelope,
+  type: z.literal('plan'),
+  action: z.enum(['created', 'updated', 'completed']),
+  plan: PlanSnapshotSchema,
+});
+
+export const StepEventSchema = z.object({
+  ...envelope,
+  type: z.literal('step'),
+  action: z.enum(['started', 'completed', 'failed', 'blocked']),
+  planId: z.string(),
+  stepIndex: z.number().int().nonnegative(),
+  description: z.string(),
+  agent: z.string().optional(),
+  result: z.string().optional(),
+});
+
+export const TitleEventSchema = z.object({
+  ...envelope,
+  type: z.literal('title'),
+  title: z.string(),
+});
+
+export const UsageEventSchema = z.object({
+  ...envelope,
+  type: z.literal('usage'),
+  model: z.string(),
+  request: UsageTotalsSchema,
+  session: UsageTotalsSchema,
+});
+
+export const AskEventSchema = z.object({
+  ...envelope,
+  type: z.literal('ask'),
+  askId: z.string(),
+  kind: z.enum(['question', 'approval']),
+  question: z.string(),
+  /** for approvals: the tool call waiting */
+  tool: z.object({ callId: z.string(), name: z.string(), args: z.unknown() }).optional(),
+  /** set on the event that records the answer */
+  answer: z.string().optional(),
+  status: z.enum(['waiting', 'answered', 'cancelled']),
+});
+
+export const NoticeEventSchema = z.object({
+  ...envelope,
+  type: z.literal('notice'),
+  level: z.enum(['info', 'warning']),
+  code: z.string(),
+  text: z.string(),
+});
+
+export const ErrorEventSchema = z.object({
+  ...envelope,
+  type: z.literal('error'),
+  code: z.string(),
+  message: z.string(),
+  /** how to fix it, in one line, when we know */
+  hint: z.string().optional(),
+});
+
+export const DoneEventSchema = z.object({
+  ...envelope,
+  type: z.literal('done'),
+  status: SessionStatusSchema,
+  result: z.string(),
+});
+
+export const CoreEventSchema = z.discriminatedUnion('type', [
+  SessionEventSchema,
+  AgentStateEventSchema,
+  MessageEventSchema,
+  ToolEventSchema,
+  PlanEventSchema,
+  StepEventSchema,
+  TitleEventSchema,
+  UsageEventSchema,
+  AskEventSchema,
+  NoticeEventSchema,
+  ErrorEventSchema,
+  DoneEventSchema,
+]);
+export type CoreEvent = z.infer<typeof CoreEventSchema>;
+export type CoreEventType = CoreEvent['type'];
+export type CoreEventOf<T extends CoreEventType> = Extract<CoreEvent, { type: T }>;
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+/** What emitters hand in: the bus stamps `ts` and the store assigns `seq`. */
+export type CoreEventInput = DistributiveOmit<CoreEvent, 'seq' | 'ts'>;
