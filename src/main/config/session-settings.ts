@@ -1,8 +1,10 @@
 import type { ToolContext } from '../tool/tool.js';
 import type { SessionResources } from '../session/resources.js';
+import type { Llm } from '../llm/types.js';
 import { AppSettingsSchema, type AppSettings } from './settings.js';
 
 const SETTINGS_PROVISION = 'settings';
+const LLM_PROVISION = 'llm';
 
 /** The settings a session runs with, handed in by whoever starts it. */
 export function provideSettings(resources: SessionResources, settings: AppSettings): void {
@@ -10,6 +12,18 @@ export function provideSettings(resources: SessionResources, settings: AppSettin
 }
 
 export function settingsOf(target: ToolContext | SessionResources): AppSettings {
-  const resources = 'resources' in target ? target.resources : target;
-  return resources.provision<AppSettings>(SETTINGS_PROVISION) ?? AppSettingsSchema.parse({});
+  return resourcesOf(target).provision<AppSettings>(SETTINGS_PROVISION) ?? AppSettingsSchema.parse({});
+}
+
+/** The session's model, for tools that need one (extract_content, create_chat_completion). */
+export function provideLlm(resources: SessionResources, llm: Llm): void {
+  resources.provide(LLM_PROVISION, llm);
+}
+
+export function llmOf(target: ToolContext | SessionResources): Llm | undefined {
+  return resourcesOf(target).provision<Llm>(LLM_PROVISION);
+}
+
+function resourcesOf(target: ToolContext | SessionResources): SessionResources {
+  return 'resources' in target ? target.resources : target;
 }
