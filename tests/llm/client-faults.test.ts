@@ -247,3 +247,27 @@ async function waitFor(condition: () => boolean, timeoutMs = 5_000): Promise<voi
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
+
+describe('provider quirks', () => {
+  it('asks again without stream_options when a server refuses it, counting usage itself', async () => {
+    const { server, llm } = await fakeLlmClient((request) =>
+      request.body.stream_options
+        ? { fault: 'status', status: 400, message: 'Unrecognized request argument supplied: stream_options' }
+        : { text: 'hello there', usage: null },
+    );
+    const reply = await llm.ask(question);
+    expect(reply.text).toBe('hello there');
+    expect(reply.usage.completionTokens).toBe(2);
+    await llm.ask(question);
+    expect(server.chatRequests.map((request) => Boolean(request.body.stream_options))).toEqual([true, false, false]);
+  });
+
+  it('does not retry a reply that spent all its tokens before answering', async () => {
+    const { server, llm } = await fakeLlmClient(() => ({ text: '', finishReason: 'length' }), { model: 'o3-mini' });
+    const error = await failure(llm.ask(question));
+    expect(error.code).toBe('empty_reply');
+    expect(error.message).toMatch(/used all its completion tokens/);
+    expect(error.hint).toMatch(/maxTokens/);
+    expect(server.chatRequests).toHaveLength(1);
+  });
+});
