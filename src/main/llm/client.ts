@@ -11,6 +11,7 @@ import { cancelledError, withRetry, type RetryTiming } from './retry.js';
 import { readCompletion, readStream, type RawReply } from './stream-reader.js';
 import { createTokenCounter, type TokenCounter } from './tokens.js';
 import { isToolsUnsupportedError, parseTextToolCalls, toTextToolMessages } from './tool-fallback.js';
+import { repairToolPairs } from './tool-pairs.js';
 import { requestUsage } from './usage.js';
 import { withoutImages } from './vision.js';
 import { toWireMessages, toWireTools } from './wire-format.js';
@@ -74,7 +75,7 @@ export class LlmClient implements Llm {
 
   private async complete(messages: ChatMessage[], options: AskOptions, tools?: ToolRequest): Promise<LlmReply> {
     if (options.signal?.aborted) throw cancelledError();
-    const prepared = this.imagesForModel(messages, options);
+    const prepared = this.imagesForModel(repairToolPairs(messages).messages, options);
     const wantsTools = tools !== undefined && tools.tools.length > 0;
     if (wantsTools && !this.nativeTools) return this.completeWithTextTools(prepared, options, tools);
     try {
