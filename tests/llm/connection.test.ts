@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { createLlm } from '../../src/main/llm/client.js';
 import { listModels, testConnection } from '../../src/main/llm/connection.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js';
 
@@ -51,5 +52,30 @@ describe('settings screen: models and connection test', () => {
     const report = await testConnection({ provider: 'compatible', model: 'm', baseUrl, requestTimeoutMs: 2_000 });
     expect(report).toMatchObject({ ok: false, code: 'network' });
     expect(report.error).toMatch(/could not reach the endpoint.*check the base URL/);
+  });
+});
+
+describe('providers', () => {
+  it('talks to Azure OpenAI through the deployment URL with an api-key header', async () => {
+    server = await startFakeLlm(() => ({ text: 'from azure' }));
+    const previous = process.env.OPENAI_BASE_URL;
+    process.env.OPENAI_BASE_URL = 'http://127.0.0.1:9/v1';
+    try {
+      const llm = createLlm({
+        provider: 'azure',
+        model: 'gpt-4o',
+        deployment: 'prod-gpt4o',
+        apiVersion: '2024-10-21',
+        apiKey: 'azure-key',
+        baseUrl: server.baseUrl.replace(/\/v1$/, '/'),
+      });
+      expect((await llm.ask([{ role: 'user', content: 'hi' }])).text).toBe('from azure');
+    } finally {
+      if (previous === undefined) delete process.env.OPENAI_BASE_URL;
+      else process.env.OPENAI_BASE_URL = previous;
+    }
+    const request = server.chatRequests[0];
+    expect(request.path).toBe('/openai/deployments/prod-gpt4o/chat/completions');
+    expect(request.headers['api-key']).toBe('azure-key');
   });
 });

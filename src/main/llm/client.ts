@@ -5,6 +5,7 @@ import { AttemptScope } from './attempt-scope.js';
 import { fitContext } from './context-fit.js';
 import { LlmError, isLlmError } from './errors.js';
 import { supportsVision } from './model-traits.js';
+import type { LlmNoticeCode } from './notices.js';
 import { createSdkClient, type SdkClientOptions } from './providers.js';
 import { requestBody } from './request-body.js';
 import { cancelledError, withRetry, type RetryTiming } from './retry.js';
@@ -37,7 +38,7 @@ function refusesStreamUsage(error: LlmError): boolean {
   return error.code === 'bad_request' && /stream_options|include_usage/i.test(error.message);
 }
 
-function notify(options: AskOptions, code: string, text: string): void {
+function notify(options: AskOptions, code: LlmNoticeCode, text: string): void {
   options.onNotice?.(code, text);
 }
 
