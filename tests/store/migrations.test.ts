@@ -1,18 +1,15 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import {
-  applyMigrations,
-  appliedVersions,
-  databaseFile,
-  openDatabase,
-} from '../../src/main/store/database.js';
+import { applyMigrations, appliedVersions, databaseFile, openDatabase } from '../../src/main/store/database.js';
 import { MIGRATIONS, type Migration } from '../../src/main/store/migrations/index.js';
 import { tempDir } from './store-fixtures.js';
 
 function tableNames(db: Database.Database): string[] {
-  return (db.prepare(`SELECT name FROM sqlite_master WHERE type IN ('table', 'trigger') ORDER BY name`).all() as {
-    name: string;
-  }[]).map((row) => row.name);
+  return (
+    db.prepare(`SELECT name FROM sqlite_master WHERE type IN ('table', 'trigger') ORDER BY name`).all() as {
+      name: string;
+    }[]
+  ).map((row) => row.name);
 }
 
 describe('migrations', () => {

@@ -96,7 +96,10 @@ describe('searchSessions', () => {
     store.deleteSession(session.id);
     expect(store.searchSessions('quokka')).toEqual([]);
     expect(store.searchSessions('shiny')).toEqual([]);
-    const left = store.db.prepare('SELECT (SELECT count(*) FROM message_fts) + (SELECT count(*) FROM title_fts)').pluck().get();
+    const left = store.db
+      .prepare('SELECT (SELECT count(*) FROM message_fts) + (SELECT count(*) FROM title_fts)')
+      .pluck()
+      .get();
     expect(left).toBe(0);
   });
 

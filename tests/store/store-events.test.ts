@@ -11,7 +11,15 @@ describe('Store events', () => {
     const session = newSession(store);
     const first = store.appendEvent(messageEvent(session.id, 'hello', { role: 'user' }));
     const second = store.appendEvent(
-      stamped({ type: 'agent_state', sessionId: session.id, agent: 'manus', state: 'RUNNING', phase: 'thinking', step: 1, maxSteps: 20 }),
+      stamped({
+        type: 'agent_state',
+        sessionId: session.id,
+        agent: 'manus',
+        state: 'RUNNING',
+        phase: 'thinking',
+        step: 1,
+        maxSteps: 20,
+      }),
     );
     expect(first).toMatchObject({ seq: 1, type: 'message', text: 'hello', role: 'user' });
     expect(second).toMatchObject({ seq: 2, type: 'agent_state' });
@@ -65,9 +73,9 @@ describe('Store events', () => {
     const session = newSession(store);
     const invalid = { ...messageEvent(session.id, 'x'), role: 'robot' } as unknown as UnsequencedEvent;
     expect(() => store.appendEvent(invalid)).toThrow(InvalidRecordError);
-    expect(() => store.appendEvent({ type: 'nonsense', sessionId: session.id, ts: 1 } as unknown as UnsequencedEvent)).toThrow(
-      /invalid nonsense event/,
-    );
+    expect(() =>
+      store.appendEvent({ type: 'nonsense', sessionId: session.id, ts: 1 } as unknown as UnsequencedEvent),
+    ).toThrow(/invalid nonsense event/);
     expect(store.listEvents(session.id)).toEqual([]);
     expect(store.appendEvent(messageEvent(session.id, 'ok')).seq).toBe(1);
   });
@@ -111,14 +119,44 @@ describe('Store events', () => {
     const session = newSession(store);
     const sessionId = session.id;
     const usage = { promptTokens: 3, completionTokens: 2, totalTokens: 5 };
-    const plan = { planId: 'p1', title: 'Plan', steps: [{ text: 'do', status: 'in_progress' as const, notes: '' }], text: 'Plan\n[→] do' };
+    const plan = {
+      planId: 'p1',
+      title: 'Plan',
+      steps: [{ text: 'do', status: 'in_progress' as const, notes: '' }],
+      text: 'Plan\n[→] do',
+    };
     const inputs = [
       stamped({ type: 'session', sessionId, action: 'created', session }),
-      stamped({ type: 'agent_state', sessionId, agent: 'manus', state: 'RUNNING', phase: 'acting', step: 2, maxSteps: 20 }),
+      stamped({
+        type: 'agent_state',
+        sessionId,
+        agent: 'manus',
+        state: 'RUNNING',
+        phase: 'acting',
+        step: 2,
+        maxSteps: 20,
+      }),
       messageEvent(sessionId, 'hi'),
-      stamped({ type: 'tool', sessionId, callId: 'c1', name: 'bash', args: { command: 'ls' }, status: 'done', output: 'a\nb', durationMs: 12 }),
+      stamped({
+        type: 'tool',
+        sessionId,
+        callId: 'c1',
+        name: 'bash',
+        args: { command: 'ls' },
+        status: 'done',
+        output: 'a\nb',
+        durationMs: 12,
+      }),
       stamped({ type: 'plan', sessionId, action: 'created', plan }),
-      stamped({ type: 'step', sessionId, action: 'completed', planId: 'p1', stepIndex: 0, description: 'do', result: 'done' }),
+      stamped({
+        type: 'step',
+        sessionId,
+        action: 'completed',
+        planId: 'p1',
+        stepIndex: 0,
+        description: 'do',
+        result: 'done',
+      }),
       stamped({ type: 'title', sessionId, title: 'New title' }),
       stamped({ type: 'usage', sessionId, model: 'm', request: usage, session: usage }),
       stamped({ type: 'ask', sessionId, askId: 'a1', kind: 'question', question: 'why?', status: 'waiting' }),

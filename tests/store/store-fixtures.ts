@@ -47,5 +47,11 @@ export function messageEvent(
 }
 
 export function newSession(store: Store, title = 'A session', extra: { id?: string; workspace?: string } = {}) {
-  return store.createSession({ title, mode: 'agent', model: 'gpt-test', workspace: extra.workspace ?? '/tmp/ws', id: extra.id });
+  return store.createSession({
+    title,
+    mode: 'agent',
+    model: 'gpt-test',
+    workspace: extra.workspace ?? '/tmp/ws',
+    id: extra.id,
+  });
 }

@@ -35,7 +35,10 @@ describe('Store agent memory', () => {
   it('writes nothing when one message of a batch is invalid', () => {
     const { store } = tempStore();
     const session = newSession(store);
-    const batch = [{ role: 'user', content: 'fine' }, { role: 'robot', content: 'bad' }] as unknown as ChatMessage[];
+    const batch = [
+      { role: 'user', content: 'fine' },
+      { role: 'robot', content: 'bad' },
+    ] as unknown as ChatMessage[];
     expect(() => store.appendMemory(session.id, 'manus', batch)).toThrow(InvalidRecordError);
     expect(() => store.replaceMemory(session.id, 'manus', batch)).toThrow(/memory message #1/);
     expect(store.loadMemory(session.id, 'manus')).toEqual([]);
@@ -56,7 +59,11 @@ describe('Store settings', () => {
     store.setSetting('theme', 'light');
     store.setSetting('count', 3);
     expect(store.getSetting<{ llms: unknown }>('settings')).toEqual({ llms: { main: { model: 'gpt-4o' } } });
-    expect(store.listSettings()).toEqual({ count: 3, settings: { llms: { main: { model: 'gpt-4o' } } }, theme: 'light' });
+    expect(store.listSettings()).toEqual({
+      count: 3,
+      settings: { llms: { main: { model: 'gpt-4o' } } },
+      theme: 'light',
+    });
     store.deleteSetting('theme');
     expect(store.getSetting('theme')).toBeUndefined();
     expect(Object.keys(store.listSettings())).toEqual(['count', 'settings']);
