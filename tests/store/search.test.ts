@@ -72,7 +72,7 @@ describe('searchSessions', () => {
     store.appendEvent(messageEvent(session.id, text));
     const hits = store.searchSessions(query);
     const words = query.match(/[\p{L}\p{N}]+/gu);
-    const indexedWords = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+    const indexedWords: string[] = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
     const matchable = words?.every((word, index) =>
       index === words.length - 1
         ? indexedWords.some((indexed) => indexed.startsWith(word.toLowerCase()))
