@@ -112,6 +112,11 @@ export class BashShell {
 
   /** Waits for the running command to end, go quiet, or run out of time, and hands over what it printed. */
   private async collect(options: ShellWaitOptions): Promise<ShellTurn> {
+    const commandId = this.runningId;
+    if (commandId === undefined || !this.alive) {
+      const shellExit = this.exit;
+      return { output: this.takeUnread(), running: false, reason: 'not_running', ...(shellExit ? { shellExit } : {}) };
+    }
     const started = Date.now();
     let lastOutputAt = started;
     let seen = this.unread.length;
@@ -143,7 +148,7 @@ export class BashShell {
     });
     const output = this.takeUnread();
     if (reason === 'done') {
-      const code = this.lastDone?.code;
+      const code = this.lastDone?.id === commandId ? this.lastDone.code : undefined;
       return { output, running: false, reason, ...(code !== undefined ? { exitCode: code } : {}) };
     }
     if (reason === 'shell_exited') {
