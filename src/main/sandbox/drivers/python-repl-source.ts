@@ -49,6 +49,13 @@ def forward(raw, decoder):
     state['sent'] += len(text)
     send({'ev': 'out', 'id': state['cell'], 'data': text})
 
+def pending_sentinel_length(buffer):
+    # only a tail that could be the start of the sentinel waits for the next read
+    for size in range(min(len(buffer), len(SENTINEL) - 1), 0, -1):
+        if SENTINEL.startswith(buffer[-size:]):
+            return size
+    return 0
+
 def read_capture():
     decoder = codecs.getincrementaldecoder('utf-8')('replace')
     carry = b''
@@ -64,10 +71,9 @@ def read_capture():
             forward(carry[:at], decoder)
             carry = carry[at + len(SENTINEL):]
             drained.set()
-        keep = len(SENTINEL) - 1
-        if len(carry) > keep:
-            forward(carry[:-keep], decoder)
-            carry = carry[-keep:]
+        keep = pending_sentinel_length(carry)
+        forward(carry[:len(carry) - keep], decoder)
+        carry = carry[len(carry) - keep:]
 
 requests = queue.Queue()
 
