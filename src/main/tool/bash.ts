@@ -111,14 +111,13 @@ async function drive(shell: BashShell, args: BashArgs, options: ShellWaitOptions
   return mergeTurns(turns);
 }
 
+/** One turn out of several (ctrl_c then a new command): earlier turns keep their own exit code line. */
 function mergeTurns(turns: ShellTurn[]): ShellTurn {
   const last = turns[turns.length - 1] ?? { output: '', running: false, reason: 'not_running' as const };
-  const exitCode = [...turns].reverse().find((turn) => turn.exitCode !== undefined)?.exitCode;
-  return {
-    ...last,
-    output: turns.map((turn) => turn.output).join(''),
-    ...(exitCode !== undefined ? { exitCode } : {}),
-  };
+  const earlier = turns
+    .slice(0, -1)
+    .map((turn) => (turn.exitCode !== undefined ? `${turn.output.replace(/\n$/, '')}\n[exit code ${turn.exitCode}]\n` : turn.output));
+  return { ...last, output: earlier.join('') + last.output };
 }
 
 function describeTurn(turn: ShellTurn, notes: string[], options: ShellWaitOptions, maxObserve: number): ToolResult {

@@ -129,7 +129,7 @@ def main():
                 break
     code = shell.wait()
     send({'ev': 'exit', 'code': code})
-    os._exit(0)
+    os._exit(code if code >= 0 else 128 - code)
 
 main()
 `;
