@@ -1,4 +1,5 @@
-import { createServer, type Server } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import type { z } from 'zod';
 import { dockerClient } from '../../src/main/sandbox/engine.js';
 import { removeSessionSandbox, liveDockerSandbox } from '../../src/main/sandbox/session-sandbox.js';
@@ -38,16 +39,23 @@ export async function inspectContainer(ctx: TestToolContext): Promise<Awaited<Re
 /** The host's address on the default Docker bridge: where a container with network would reach the host. */
 export async function bridgeGateway(): Promise<string> {
   const bridge = await dockerClient().getNetwork('bridge').inspect();
-  const gateway = (bridge as { IPAM?: { Config?: { Gateway?: string }[] } }).IPAM?.Config?.[0]?.Gateway;
-  if (!gateway) throw new Error('the bridge network has no gateway');
+  const config = (bridge as { IPAM?: { Config?: { Gateway?: string; Subnet?: string }[] } }).IPAM?.Config?.[0];
+  // some engines leave Gateway out: the host side of docker0, or the subnet's first address, is the gateway
+  const docker0 = networkInterfaces().docker0?.find((address) => address.family === 'IPv4')?.address;
+  const fromSubnet = config?.Subnet?.replace(/\.0\/\d+$/, '.1');
+  const gateway = config?.Gateway ?? docker0 ?? fromSubnet;
+  if (!gateway) throw new Error('cannot tell the address of the Docker bridge on the host');
   return gateway;
 }
 
 /** A TCP listener on every host interface that answers "secret" and counts connections. */
 export async function hostListener(): Promise<{ port: number; connections: () => number; close: () => Promise<void> }> {
   let count = 0;
+  const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {
     count++;
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
     socket.end('secret\n');
   });
   await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve));
@@ -56,7 +64,11 @@ export async function hostListener(): Promise<{ port: number; connections: () =>
   return {
     port: address.port,
     connections: () => count,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 
