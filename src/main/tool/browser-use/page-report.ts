@@ -1,0 +1,52 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Image } from '../../../shared/events.js';
+import type { BrowserSession } from '../../browser/browser-session.js';
+import { formatPageState } from '../../browser/page-state.js';
+import { isAllowedLocation } from '../../browser/url-policy.js';
+
+/** Tries at reading a page that is still navigating ("execution context was destroyed"). */
+const STATE_ATTEMPTS = 3;
+const SETTLE_TIMEOUT_MS = 5_000;
+
+export interface PageReport {
+  text: string;
+  images: Image[];
+}
+
+/** Notes about things that happened beside the action: tabs the page opened, downloads, a refused location. */
+async function sideEffects(session: BrowserSession): Promise<string[]> {
+  const notes: string[] = [];
+  const opened = session.adoptTabOpenedByPage();
+  if (opened !== undefined) notes.push(`The page opened tab ${opened}; it is now the active tab.`);
+  const page = await session.activePage();
+  if (!isAllowedLocation(page.url(), session.settings.allowedSchemes)) {
+    const refused = page.url();
+    await page.goto('about:blank').catch(() => undefined);
+    notes.push(`The page went to ${refused}, which is not an allowed address; the tab was blanked.`);
+  }
+  for (const download of await session.settleDownloads()) {
+    notes.push(
+      download.path
+        ? `Downloaded ${download.url} to ${download.path} in the workspace.`
+        : `The download of ${download.url} failed: ${download.error}.`,
+    );
+  }
+  return notes;
+}
+
+/** The page state after an action, as text for the model plus a JPEG screenshot for the UI and vision models. */
+export async function reportPage(session: BrowserSession): Promise<PageReport> {
+  const notes = await sideEffects(session);
+  const page = await session.activePage();
+  for (let attempt = 1; ; attempt++) {
+    await page.waitForLoadState('domcontentloaded', { timeout: SETTLE_TIMEOUT_MS }).catch(() => undefined);
+    try {
+      const state = await session.state();
+      const screenshot = await session.screenshot();
+      return { text: [...notes, formatPageState(state)].join('\n'), images: [screenshot] };
+    } catch (error) {
+      if (attempt >= STATE_ATTEMPTS || page.isClosed()) throw error;
+      await delay(100 * attempt);
+    }
+  }
+}
