@@ -32,7 +32,7 @@ export class BrowserSession {
   private nextTabId = 0;
   private activeTabId: number | undefined;
   private pendingDownloads: Promise<DownloadOutcome>[] = [];
-  /** tabs opened by the page itself (target=_blank, window.open) since the last look */
+  /** tabs opened by the page itself (target=_blank, window.open) during the current action */
   private openedByPage: number[] = [];
 
   private constructor(
@@ -113,7 +113,12 @@ export class BrowserSession {
     return [...this.tabs.keys()].join(', ') || 'none';
   }
 
-  /** Makes the newest tab the page opened by itself the active one; its id, if there was such a tab. */
+  /** Starts an action: tabs the page opened before now are listed, but do not take over as the active tab. */
+  beginAction(): void {
+    this.openedByPage = [];
+  }
+
+  /** Makes the newest tab the page opened during this action the active one; its id, if there was such a tab. */
   adoptTabOpenedByPage(): number | undefined {
     const opened = this.openedByPage.filter((id) => this.tabs.has(id)).at(-1);
     this.openedByPage = [];

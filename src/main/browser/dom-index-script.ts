@@ -188,10 +188,11 @@ export const SCROLL_BY = pageFunction<
   return 0;
 }`);
 
-/** The `href` of the link an element is or sits in, if any. */
-export const LINK_HREF_OF = pageFunction<Element, string | null>(
-  `(el) => { const link = el.closest('a[href], area[href]'); return link ? link.getAttribute('href') : null; }`,
-);
+/** The link an element is or sits in (its href and target), if any. */
+export const LINK_OF = pageFunction<Element, { href: string; target: string } | null>(`(el) => {
+  const link = el.closest('a[href], area[href]');
+  return link ? { href: link.getAttribute('href'), target: link.getAttribute('target') || '' } : null;
+}`);
 
 /** The options of a <select>, or null for any other element. */
 export const SELECT_OPTIONS_OF = pageFunction<

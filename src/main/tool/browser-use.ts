@@ -72,6 +72,7 @@ export const browserUseTool = defineTool({
       return toolError(`The browser is not available: ${readableError(error)}`);
     }
     const settings = settingsOf(ctx);
+    session.beginAction();
     try {
       const message = await unlessCancelled(
         runBrowserAction(action, {

@@ -1,15 +1,17 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Page } from 'playwright';
+import type { Frame, Locator, Page, Request } from 'playwright';
 import type { AppSettings } from '../../config/settings.js';
 import type { Llm } from '../../llm/types.js';
 import type { BrowserSession } from '../../browser/browser-session.js';
-import { LINK_HREF_OF, SCROLL_BY, SELECT_OPTIONS_OF, type DropdownOption } from '../../browser/dom-index-script.js';
+import { LINK_OF, SCROLL_BY, SELECT_OPTIONS_OF, type DropdownOption } from '../../browser/dom-index-script.js';
 import { checkLinkTarget, checkNavigableUrl } from '../../browser/url-policy.js';
 import { wrapUntrusted } from '../../browser/untrusted-content.js';
 import { searchWeb } from '../../search/search-runner.js';
 import type { BrowserAction } from './browser-use-params.js';
 import { extractContent } from './extract-content.js';
 
+/** How long a click on a target=_blank link waits for its new tab. */
+const POPUP_WAIT_MS = 2_000;
 /** Results the browser action web_search lists besides the one it opens. */
 const SEARCH_RESULTS_SHOWN = 5;
 
@@ -21,10 +23,43 @@ export interface ActionEnvironment {
   onProgress: (text: string) => void;
 }
 
-/** A Playwright error's first line without its call log, which only makes sense to Playwright developers. */
+/** An error's message without Playwright's call log, which only makes sense to Playwright developers. */
 export function readableError(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return (message.split('\n')[0] ?? message).replace(/^(locator|page|frame|keyboard)\.\w+: /, '');
+  const withoutLog = message.split(/\n\s*(?:Call log:|=+ logs =+)/)[0] ?? message;
+  return withoutLog.replace(/^(locator|page|frame|keyboard|elementHandle)\.\w+: /, '').trim();
+}
+
+/**
+ * Clicks, and when the click started loading a page, waits until that load either commits, turns into a
+ * download or fails, so the state that follows shows the outcome (a download has no other signal).
+ */
+async function clickAndFollow(page: Page, element: Locator, timeoutMs: number): Promise<void> {
+  let navigation: Request | undefined;
+  let settle: () => void = () => undefined;
+  const settled = new Promise<void>((resolve) => (settle = resolve));
+  const onRequest = (request: Request) => {
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) navigation ??= request;
+  };
+  const onNavigated = (frame: Frame) => {
+    if (navigation && frame === page.mainFrame()) settle();
+  };
+  const onFailed = (request: Request) => {
+    if (request === navigation) settle();
+  };
+  const onDownload = () => settle();
+  page.on('request', onRequest).on('framenavigated', onNavigated).on('requestfailed', onFailed);
+  page.on('download', onDownload).on('close', onDownload);
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await element.click();
+    if (!navigation) return;
+    await Promise.race([settled, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+  } finally {
+    clearTimeout(timer);
+    page.off('request', onRequest).off('framenavigated', onNavigated).off('requestfailed', onFailed);
+    page.off('download', onDownload).off('close', onDownload);
+  }
 }
 
 async function open(page: Page, url: string): Promise<string> {
@@ -104,9 +139,16 @@ export async function runBrowserAction(action: BrowserAction, env: ActionEnviron
       return open(await session.activePage(), checkNavigableUrl(action.url, allowedSchemes));
     case 'click_element': {
       const element = await session.elementByIndex(action.index);
-      const href = await element.evaluate(LINK_HREF_OF);
-      if (href !== null) checkLinkTarget(href, (await session.activePage()).url(), allowedSchemes);
-      await element.click();
+      const page = await session.activePage();
+      const link = await element.evaluate(LINK_OF);
+      if (link) checkLinkTarget(link.href, page.url(), allowedSchemes);
+      // a link into a new tab opens it a moment after the click: wait for it so the state shows that tab
+      const opensTab = link && !['', '_self', '_parent', '_top'].includes(link.target.toLowerCase());
+      const popup = opensTab
+        ? page.waitForEvent('popup', { timeout: POPUP_WAIT_MS }).catch(() => undefined)
+        : undefined;
+      await clickAndFollow(page, element, settings.browser.navigationTimeoutMs);
+      await popup;
       return `Clicked element ${action.index}`;
     }
     case 'input_text': {

@@ -6,7 +6,8 @@ import { isAllowedLocation } from '../../browser/url-policy.js';
 
 /** Tries at reading a page that is still navigating ("execution context was destroyed"). */
 const STATE_ATTEMPTS = 3;
-const SETTLE_TIMEOUT_MS = 5_000;
+/** The state waits this long for the page (and its iframes) to finish loading; slow pages are read as they are. */
+const LOAD_WAIT_MS = 3_000;
 
 export interface PageReport {
   text: string;
@@ -39,7 +40,7 @@ export async function reportPage(session: BrowserSession): Promise<PageReport> {
   const notes = await sideEffects(session);
   const page = await session.activePage();
   for (let attempt = 1; ; attempt++) {
-    await page.waitForLoadState('domcontentloaded', { timeout: SETTLE_TIMEOUT_MS }).catch(() => undefined);
+    await page.waitForLoadState('load', { timeout: LOAD_WAIT_MS }).catch(() => undefined);
     try {
       const state = await session.state();
       const screenshot = await session.screenshot();
