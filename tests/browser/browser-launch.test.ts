@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeSharedBrowsers } from '../../src/main/browser/browser-launcher.js';
+import { browserSessionResource } from '../../src/main/browser/browser-resource.js';
 import {
   BrowserNotFoundError,
   findBrowserExecutable,
@@ -145,6 +146,20 @@ describe('launch options', () => {
     expect(seen.some((s) => s.url === 'http://site.invalid/hello' && s.auth && s.agent === 'ManusTest/1.0')).toBe(true);
     const size = await (await activePage(ctx)).evaluate(() => [window.innerWidth, window.innerHeight]);
     expect(size).toEqual([640, 480]);
+  });
+});
+
+describe('a browser that goes away', () => {
+  it('is started again on the next action, saying what was lost', async () => {
+    // its own launch configuration, so closing it leaves the other tests' browser alone
+    const ctx = session({ settings: { browser: { extraArgs: ['--lang=en-GB'] } } });
+    server.route('/again', { body: '<title>Again</title>' });
+    await actOk(ctx, { action: 'go_to_url', url: server.url('/again') });
+    await (await ctx.resources.get(browserSessionResource)).context.browser()!.close();
+    const result = await act(ctx, { action: 'go_to_url', url: server.url('/again') });
+    expect(result.output).toContain('The browser had closed, so a new one was started');
+    expect(result.output).toContain('Title: Again');
+    expect(result.system).toContain('The browser had closed');
   });
 });
 

@@ -152,6 +152,9 @@ describe('browser_use safety', () => {
     const second = await actOk(ctx, { action: 'click_element', index: indexOf(state, 'Download report') });
     expect(second).toContain(join('downloads', 'report (2).csv'));
     expect(existsSync(join(ctx.workspace, 'downloads', 'report (2).csv'))).toBe(true);
+    const direct = await actOk(ctx, { action: 'go_to_url', url: server.url('/report.csv') });
+    expect(direct).toContain('is a file: it is being downloaded');
+    expect(direct).toContain(join('downloads', 'report (3).csv'));
   });
 });
 

@@ -32,6 +32,8 @@ export class BrowserSession {
   private nextTabId = 0;
   private activeTabId: number | undefined;
   private pendingDownloads: Promise<DownloadOutcome>[] = [];
+  private downloadsStarted = 0;
+  private contextClosed = false;
   /** tabs opened by the page itself (target=_blank, window.open) during the current action */
   private openedByPage: number[] = [];
 
@@ -50,6 +52,7 @@ export class BrowserSession {
       const id = session.register(page);
       session.openedByPage.push(id);
     });
+    context.on('close', () => (session.contextClosed = true));
     for (const page of context.pages()) session.register(page);
     return session;
   }
@@ -60,7 +63,10 @@ export class BrowserSession {
     const id = this.nextTabId++;
     this.tabIds.set(page, id);
     this.tabs.set(id, page);
-    page.on('download', (download) => this.pendingDownloads.push(this.saveDownload(download)));
+    page.on('download', (download) => {
+      this.downloadsStarted++;
+      this.pendingDownloads.push(this.saveDownload(download));
+    });
     page.on('close', () => {
       this.tabs.delete(id);
       if (this.activeTabId === id) this.activeTabId = this.lastTabId();
@@ -167,6 +173,16 @@ export class BrowserSession {
     const page = await this.activePage();
     const buffer = await page.screenshot({ type: 'jpeg', quality: this.settings.screenshotQuality });
     return { mimeType: 'image/jpeg', data: buffer.toString('base64') };
+  }
+
+  /** Whether the context and its browser still work (the browser may have crashed or been closed). */
+  get alive(): boolean {
+    return !this.contextClosed && (this.context.browser()?.isConnected() ?? true);
+  }
+
+  /** How many downloads began in this session, to tell whether an action started one. */
+  get downloadCount(): number {
+    return this.downloadsStarted;
   }
 
   /** Waits for downloads started so far to land in the workspace and reports them once. */

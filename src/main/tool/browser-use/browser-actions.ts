@@ -62,10 +62,22 @@ async function clickAndFollow(page: Page, element: Locator, timeoutMs: number): 
   }
 }
 
-async function open(page: Page, url: string): Promise<string> {
-  const response = await page.goto(url, { waitUntil: 'domcontentloaded' });
-  const status = response?.status();
-  return status && status >= 400 ? `Opened ${url} (HTTP ${status})` : `Opened ${url}`;
+/** How long an address that turned into a download may take to report it. */
+const DOWNLOAD_START_WAIT_MS = 5_000;
+
+async function open(session: BrowserSession, page: Page, url: string): Promise<string> {
+  const downloadsBefore = session.downloadCount;
+  try {
+    const response = await page.goto(url, { waitUntil: 'domcontentloaded' });
+    const status = response?.status();
+    return status && status >= 400 ? `Opened ${url} (HTTP ${status})` : `Opened ${url}`;
+  } catch (error) {
+    if (!/Download is starting/i.test(readableError(error))) throw error;
+    if (session.downloadCount === downloadsBefore) {
+      await page.waitForEvent('download', { timeout: DOWNLOAD_START_WAIT_MS }).catch(() => undefined);
+    }
+    return `${url} is a file: it is being downloaded`;
+  }
 }
 
 async function dropdownOptions(env: ActionEnvironment, index: number): Promise<DropdownOption[]> {
@@ -126,7 +138,7 @@ async function searchAndOpen(env: ActionEnvironment, query: string): Promise<str
     .join('\n');
   const results = `Search results for "${query}" (${outcome.engine}):\n${wrapUntrusted(listing)}`;
   if (!first) return `${results}\nNone of the results has an address the browser may open.`;
-  const opened = await open(await env.session.activePage(), first.url);
+  const opened = await open(env.session, await env.session.activePage(), first.url);
   return `${results}\n${opened} (the first result).`;
 }
 
@@ -136,7 +148,7 @@ export async function runBrowserAction(action: BrowserAction, env: ActionEnviron
   const allowedSchemes = settings.browser.allowedSchemes;
   switch (action.action) {
     case 'go_to_url':
-      return open(await session.activePage(), checkNavigableUrl(action.url, allowedSchemes));
+      return open(session, await session.activePage(), checkNavigableUrl(action.url, allowedSchemes));
     case 'click_element': {
       const element = await session.elementByIndex(action.index);
       const page = await session.activePage();
@@ -214,7 +226,7 @@ export async function runBrowserAction(action: BrowserAction, env: ActionEnviron
     case 'open_tab': {
       const url = checkNavigableUrl(action.url, allowedSchemes);
       const page = await session.openTab();
-      return `${await open(page, url)} in new tab ${session.activeTab}`;
+      return `${await open(session, page, url)} in new tab ${session.activeTab}`;
     }
     case 'close_tab': {
       const id = action.tab_id ?? session.activeTab;
