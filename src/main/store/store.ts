@@ -111,17 +111,18 @@ export class Store implements SessionStore {
         )
         .pluck(),
       nextMemoryIndex: db
-        .prepare<
-          [string, string],
-          number
-        >('SELECT coalesce(max(idx) + 1, 0) FROM agent_memory WHERE session_id = ? AND agent = ?')
+        .prepare<[string, string], number>(
+          'SELECT coalesce(max(idx) + 1, 0) FROM agent_memory WHERE session_id = ? AND agent = ?',
+        )
         .pluck(),
       insertMemory: db.prepare<[string, string, number, string]>(
         'INSERT INTO agent_memory (session_id, agent, idx, json) VALUES (?, ?, ?, ?)',
       ),
       clearMemory: db.prepare<[string, string]>('DELETE FROM agent_memory WHERE session_id = ? AND agent = ?'),
       loadMemory: db
-        .prepare<[string, string], string>('SELECT json FROM agent_memory WHERE session_id = ? AND agent = ? ORDER BY idx')
+        .prepare<[string, string], string>(
+          'SELECT json FROM agent_memory WHERE session_id = ? AND agent = ? ORDER BY idx',
+        )
         .pluck(),
       getSetting: db.prepare<[string], string>('SELECT json FROM settings WHERE key = ?').pluck(),
       setSetting: db.prepare<[string, string]>(
