@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeSharedBrowsers } from '../../src/main/browser/browser-launcher.js';
+import { browserStateOf } from '../../src/main/browser/page-report.js';
 import { htmlPage, startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import type { TestToolContext } from '../support/tool-context.js';
 import { act, actOk, activePage, browserContext, indexOf } from './browser-test-kit.js';
@@ -185,6 +186,14 @@ describe('browser_use on real pages', () => {
     const started = Date.now();
     expect(await actOk(ctx, { action: 'wait', seconds: 0.3 })).toContain('Waited 0.3 seconds');
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+  });
+
+  it('reports the current state for the next-step prompt without acting', async () => {
+    await actOk(ctx, { action: 'go_to_url', url: server.url('/dropdown') });
+    const report = await browserStateOf(ctx.resources);
+    expect(report?.text).toContain(`Current URL: ${server.url('/dropdown')}`);
+    expect(report?.images[0]?.mimeType).toBe('image/jpeg');
+    expect(await browserStateOf(browserContext().resources)).toBeUndefined();
   });
 
   it('attaches a JPEG screenshot of the viewport', async () => {

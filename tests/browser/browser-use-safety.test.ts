@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { toolSpec } from '../../src/main/tool/tool-collection.js';
 import { closeSharedBrowsers, sharedBrowser } from '../../src/main/browser/browser-launcher.js';
 import { browserSessionResource } from '../../src/main/browser/browser-resource.js';
 import { provideLlm } from '../../src/main/config/session-settings.js';
@@ -64,7 +64,7 @@ afterAll(async () => {
 
 describe('browser_use parameters', () => {
   it('sends the model one object schema with an action enum', () => {
-    const schema = z.toJSONSchema(browserUseTool.parameters) as unknown as {
+    const schema = toolSpec(browserUseTool).parameters as unknown as {
       type: string;
       properties: { action: { enum: string[] } };
       oneOf?: unknown;

@@ -8,7 +8,7 @@ import {
   type BrowserUseParameters,
 } from './browser-use/browser-use-params.js';
 import { readableError, runBrowserAction } from './browser-use/browser-actions.js';
-import { reportPage } from './browser-use/page-report.js';
+import { reportPage } from '../browser/page-report.js';
 
 const DESCRIPTION = `Control a real web browser: open pages, click, type, scroll, use tabs, search the web and extract content.
 After every action you get the page state: the URL, the tabs, how far you can scroll, and the numbered interactive

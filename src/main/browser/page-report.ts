@@ -1,8 +1,10 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Image } from '../../../shared/events.js';
-import type { BrowserSession } from '../../browser/browser-session.js';
-import { formatPageState } from '../../browser/page-state.js';
-import { isAllowedLocation } from '../../browser/url-policy.js';
+import type { Image } from '../../shared/events.js';
+import type { SessionResources } from '../session/resources.js';
+import type { BrowserSession } from './browser-session.js';
+import { browserSessionResource } from './browser-resource.js';
+import { formatPageState } from './page-state.js';
+import { isAllowedLocation } from './url-policy.js';
 
 /** Tries at reading a page that is still navigating ("execution context was destroyed"). */
 const STATE_ATTEMPTS = 3;
@@ -50,4 +52,11 @@ export async function reportPage(session: BrowserSession): Promise<PageReport> {
       await delay(100 * attempt);
     }
   }
+}
+
+/** The session's current page state for an agent's next-step prompt; undefined when the session never browsed. */
+export async function browserStateOf(resources: SessionResources): Promise<PageReport | undefined> {
+  if (!resources.has(browserSessionResource)) return undefined;
+  const session = await resources.get(browserSessionResource);
+  return session.alive ? reportPage(session) : undefined;
 }
