@@ -1,18 +1,24 @@
 import type { SessionStore } from '../store/store-api.js';
+import type { SecretBox } from '../store/secrets.js';
+import { loadSettings, saveSettings } from '../store/settings-secrets.js';
 import { McpSettingsSchema, type McpSettings } from './mcp-settings.js';
 
-/** The key the whole AppSettings object is stored under. */
-const SETTINGS_KEY = 'settings';
+type StoredSettings = Record<string, unknown>;
 
-export function readMcpSettings(store: SessionStore): McpSettings {
-  const stored = store.getSetting<Record<string, unknown>>(SETTINGS_KEY) ?? {};
+/** The `mcp` section of the saved settings, credentials in headers/env decrypted. */
+export function readMcpSettings(store: SessionStore, box: SecretBox): McpSettings {
+  const stored = (loadSettings(store, box) ?? {}) as StoredSettings;
   return McpSettingsSchema.parse(stored.mcp ?? {});
 }
 
-/** Rewrites only the `mcp` section; the other sections are kept exactly as stored. */
-export function updateMcpSettings(store: SessionStore, update: (current: McpSettings) => McpSettings): McpSettings {
-  const stored = store.getSetting<Record<string, unknown>>(SETTINGS_KEY) ?? {};
+/** Rewrites only the `mcp` section (validated first); the other sections are kept as stored. */
+export function updateMcpSettings(
+  store: SessionStore,
+  box: SecretBox,
+  update: (current: McpSettings) => McpSettings,
+): McpSettings {
+  const stored = (loadSettings(store, box) ?? {}) as StoredSettings;
   const next = McpSettingsSchema.parse(update(McpSettingsSchema.parse(stored.mcp ?? {})));
-  store.setSetting(SETTINGS_KEY, { ...stored, mcp: next });
+  saveSettings(store, box, { ...stored, mcp: next });
   return next;
 }

@@ -218,7 +218,8 @@ export class McpServerConnection {
   }
 
   private handleClosed(generation: number): void {
-    if (generation !== this.generation || this.closed) return;
+    // while connecting, the failed connect reports the reason itself
+    if (generation !== this.generation || this.closed || this.state !== 'connected') return;
     this.generation++;
     const seeLog = this.config.type === 'stdio' ? ` (see ${mcpLogPath(this.logDir, this.name)})` : '';
     this.client = undefined;
