@@ -7,18 +7,23 @@ import { provideSettings } from '../../config/session-settings.js';
 import type { AppSettings } from '../../config/settings.js';
 import { sessionWorkspaceDir } from '../../store/data-dir.js';
 import type { AnyTool } from '../../tool/tool.js';
+import type { SessionStore } from '../../store/store-api.js';
 import { createManusMcpServer } from '../../mcp/server/manus-mcp-server.js';
 import { serveMcpOverHttp, serveMcpOverStdio } from '../../mcp/server/serve.js';
 import { taskRunnerFor, type TaskService } from '../../mcp/server/task-service.js';
-import { withData, type OpenedData, type StoreDeps } from './command-deps.js';
+import { untilShutdown, withData, type OpenedData, type StoreDeps } from './command-deps.js';
 
 const DEFAULT_MCP_PORT = 8765;
 
-export interface AgentServeDeps extends StoreDeps {
+/** What serving the agent needs: the store, the saved settings and a session service over them. */
+export interface AgentServeDeps<S extends SessionStore = SessionStore> extends StoreDeps<S> {
   /** the saved settings (secrets decrypted) the served agent and tools run with */
-  loadSettings(data: OpenedData): AppSettings;
+  loadSettings(data: OpenedData<S>): AppSettings;
   /** the session service tasks run through (no human at the other end: questions are answered by the model) */
-  createTaskService(data: OpenedData, settings: AppSettings): TaskService & { close(): Promise<void> };
+  createTaskService(data: OpenedData<S>, settings: AppSettings): TaskService & { close(): Promise<void> };
+}
+
+export interface McpServerDeps extends AgentServeDeps {
   /** the tools `manus mcp-server` offers besides run_task (bash, python_execute, str_replace_editor, ...) */
   serverTools(): AnyTool[];
 }
@@ -30,17 +35,8 @@ interface McpServerOptions {
   workspace?: string;
 }
 
-/** Resolves on Ctrl-C, SIGTERM, or when `closed` resolves (the stdio client went away). */
-function untilShutdown(closed?: Promise<void>): Promise<void> {
-  return new Promise((done) => {
-    process.once('SIGINT', () => done());
-    process.once('SIGTERM', () => done());
-    void closed?.then(done);
-  });
-}
-
 /** `manus mcp-server`: the agent's tools and `run_task` for any MCP client (Claude Desktop, Cursor, other agents). */
-export function mcpServerCommand(deps: AgentServeDeps): Command {
+export function mcpServerCommand(deps: McpServerDeps): Command {
   return new Command('mcp-server')
     .description('serve the Manus tools and a run_task tool over MCP (stdio, or HTTP on 127.0.0.1 with a token)')
     .addOption(new Option('--transport <transport>', 'how clients connect').choices(['stdio', 'http']).default('stdio'))
