@@ -10,8 +10,8 @@ import { EVERYTHING_ENTRY } from './support/reference-servers.js';
 describe('SessionMcp', () => {
   it("connects a live session's servers, serves their tools per session, follows settings and closes with the session", async () => {
     const servers = {
-      everything: { type: 'stdio', command: 'node', args: [EVERYTHING_ENTRY, 'stdio'] },
-      missing: { type: 'stdio', command: 'manus-missing-binary' },
+      everything: { type: 'stdio' as const, command: 'node', args: [EVERYTHING_ENTRY, 'stdio'] },
+      missing: { type: 'stdio' as const, command: 'manus-missing-binary' },
     };
     const ctx = createToolContext({ settings: { mcp: { servers } } });
     const sessionMcp = new SessionMcp(mkdtempSync(join(tmpdir(), 'manus-logs-')));

@@ -69,3 +69,19 @@ export async function waitFor(check: () => boolean, timeoutMs = 20_000, what = '
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** `node --import tsx <entry>`: the manus program with the MCP and A2A commands, from source. */
+export const MANUS_ENTRY_ARGS = ['--import', 'tsx', join(dirname(new URL(import.meta.url).pathname), 'manus-entry.ts')];
+
+/** The environment a served agent needs: its data folder and the scripted LLM. */
+export function manusEnv(dataDir: string, llmBaseUrl: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
+  return {
+    ...env,
+    MANUS_DATA_DIR: dataDir,
+    MANUS_LLM_BASE_URL: llmBaseUrl,
+    MANUS_LLM_API_KEY: 'sk-test',
+    MANUS_LLM_MODEL: 'test-model',
+  };
+}

@@ -57,7 +57,11 @@ export function mcpServerCommand(deps: McpServerDeps): Command {
         try {
           if (options.transport === 'stdio') {
             const server = createServer();
-            const closed = new Promise<void>((done) => (server.onclose = done));
+            // the client going away ends stdin; the SDK transport does not report that as a close
+            const closed = new Promise<void>((done) => {
+              server.onclose = done;
+              process.stdin.once('end', done);
+            });
             await serveMcpOverStdio(server);
             await untilShutdown(closed);
             return;
