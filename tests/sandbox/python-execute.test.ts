@@ -34,6 +34,15 @@ describe('python_execute in the Docker sandbox', () => {
     expect(readFileSync(join(ctx.workspace, 'notes.txt'), 'utf8')).toBe('kept open');
   });
 
+  it('runs concurrent calls one after another in the same interpreter', async () => {
+    const [first, second] = await Promise.all([
+      call(pythonExecuteTool, { code: 'import time\ntime.sleep(0.3)\nsequence = [1]\nsequence' }, ctx),
+      call(pythonExecuteTool, { code: 'sequence.append(2)\nsequence' }, ctx),
+    ]);
+    expect(first.output).toBe('[1]');
+    expect(second.output).toBe('[1, 2]');
+  });
+
   it('captures stdout and stderr in order, including subprocess output', async () => {
     const result = await call(
       pythonExecuteTool,

@@ -53,6 +53,7 @@ interface PendingCell {
 /** Client of one persistent interpreter (see drivers/python-repl-source.ts): one cell at a time. */
 export class PythonRepl {
   private nextId = 1;
+  private queue: Promise<unknown> = Promise.resolve();
   private pending: PendingCell | undefined;
   private carry: string[] = [];
   private dead = false;
@@ -100,8 +101,14 @@ export class PythonRepl {
     return !this.dead;
   }
 
-  async run(code: string, options: PythonRunOptions): Promise<PythonRunResult> {
-    if (this.pending) throw new Error('a cell is already running');
+  /** Cells run one after another: a second call made while one runs waits for its turn. */
+  run(code: string, options: PythonRunOptions): Promise<PythonRunResult> {
+    const result = this.queue.then(() => this.runNow(code, options));
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  private async runNow(code: string, options: PythonRunOptions): Promise<PythonRunResult> {
     if (this.dead) return { ...emptyResult(), lost: { reason: 'the interpreter had already exited' } };
     const id = this.nextId++;
     const done = new Promise<Extract<ReplEvent, { ev: 'done' }>>((resolve) => {
