@@ -109,9 +109,21 @@ describe('python_execute in the Docker sandbox', () => {
     expect(Date.now() - started).toBeLessThan(6000);
     expect(loop.stop()).toBeLessThan(500);
     expect(result.output).toContain('KeyboardInterrupt');
-    expect(result.output).toMatch(/Interrupted after 1.5 s.*state is kept/);
+    expect(result.output).toMatch(/Interrupted after 1.5 s \(the timeout\)\. .*state is kept/);
     const after = await call(pythonExecuteTool, { code: 'marker' }, ctx);
     expect(after.output).toContain('still here');
+  });
+
+  it('interrupts a running cell when the call is cancelled', async () => {
+    const cancel = new AbortController();
+    const running = call(
+      pythonExecuteTool,
+      { code: 'import time\nwhile True:\n    time.sleep(0.05)' },
+      { ...ctx, signal: cancel.signal },
+    );
+    setTimeout(() => cancel.abort(), 300);
+    const result = await running;
+    expect(result.output).toMatch(/Interrupted \(the call was cancelled\)\. .*state is kept/);
   });
 
   it('restarts an interpreter that ignores the interrupt and says state was lost', async () => {

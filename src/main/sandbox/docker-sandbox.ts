@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import type Docker from 'dockerode';
 import { BashShell } from './bash-shell.js';
 import {
@@ -261,6 +262,7 @@ export class DockerSandbox implements Sandbox {
   private async createContainer(onProgress?: ProgressListener): Promise<LiveContainer> {
     const { docker, sessionId, settings, identity, workspace } = this.options;
     await ensureImage(docker, settings.image, onProgress);
+    await mkdir(workspace, { recursive: true });
     if (identity.reclaimToUid !== undefined) await shareWorkspace(workspace, identity.reclaimToUid, identity.gid);
     onProgress?.('Starting the sandbox container');
     const container = await docker.createContainer(containerSpec(settings, sessionId, workspace, identity));

@@ -31,8 +31,8 @@ export interface PythonRunResult {
   images: PythonFigure[];
   /** characters the interpreter dropped beyond its own cap */
   dropped: number;
-  /** the cell ran past its timeout (or was cancelled) and was interrupted */
-  interrupted: boolean;
+  /** the cell was interrupted: it ran past its timeout, or the call was cancelled */
+  interrupted?: 'timeout' | 'cancelled';
   /** the interpreter is gone (killed, crashed, out of memory, engine lost): its state is lost */
   lost?: { reason: string; exit?: ProcessExit };
 }
@@ -117,10 +117,16 @@ export class PythonRepl {
     });
     this.channel.write(JSON.stringify({ op: 'exec', id, code }) + '\n');
     const exited = this.channel.exited.then((exit) => ({ exit }));
-    let interrupted = false;
+    let interrupted: PythonRunResult['interrupted'];
     const interrupt = new Promise<'interrupt'>((resolve) => {
-      const timer = setTimeout(() => resolve('interrupt'), options.timeoutMs);
-      const onAbort = (): void => resolve('interrupt');
+      const timer = setTimeout(() => {
+        interrupted = 'timeout';
+        resolve('interrupt');
+      }, options.timeoutMs);
+      const onAbort = (): void => {
+        interrupted = 'cancelled';
+        resolve('interrupt');
+      };
       options.signal?.addEventListener('abort', onAbort, { once: true });
       void done.finally(() => {
         clearTimeout(timer);
@@ -129,7 +135,6 @@ export class PythonRepl {
     });
     let outcome = await Promise.race([done, exited, interrupt]);
     if (outcome === 'interrupt') {
-      interrupted = true;
       this.channel.write(JSON.stringify({ op: 'interrupt' }) + '\n');
       const grace = new Promise<'stuck'>((resolve) => setTimeout(() => resolve('stuck'), INTERRUPT_GRACE_MS));
       const afterInterrupt = await Promise.race([done, exited, grace]);
@@ -147,7 +152,7 @@ export class PythonRepl {
       failed: outcome.error,
       images: outcome.images.map((image) => ({ data: image.data, ...(image.path ? { path: image.path } : {}) })),
       dropped: outcome.dropped,
-      interrupted,
+      ...(interrupted ? { interrupted } : {}),
     };
   }
 
@@ -162,10 +167,16 @@ export class PythonRepl {
     return output;
   }
 
-  private finishLost(reason: string, interrupted: boolean, exit?: ProcessExit): PythonRunResult {
+  private finishLost(reason: string, interrupted: PythonRunResult['interrupted'], exit?: ProcessExit): PythonRunResult {
     const output = this.takeOutput();
     this.dead = true;
-    return { ...emptyResult(), output, failed: true, interrupted, lost: { reason, ...(exit ? { exit } : {}) } };
+    return {
+      ...emptyResult(),
+      output,
+      failed: true,
+      ...(interrupted ? { interrupted } : {}),
+      lost: { reason, ...(exit ? { exit } : {}) },
+    };
   }
 
   private receive(line: string): void {
@@ -197,7 +208,7 @@ function parseEvent(line: string): ReplEvent | undefined {
 }
 
 function emptyResult(): PythonRunResult {
-  return { output: '', failed: true, images: [], dropped: 0, interrupted: false };
+  return { output: '', failed: true, images: [], dropped: 0 };
 }
 
 function describeExit(exit: ProcessExit, stderr: string): string {

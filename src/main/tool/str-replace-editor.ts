@@ -55,6 +55,7 @@ export const strReplaceEditorTool = defineTool({
   risk: 'write',
   async execute(args, ctx) {
     try {
+      await fs.mkdir(ctx.workspace, { recursive: true });
       const target = await resolveWorkspacePath(ctx.workspace, args.path);
       const maxObserve = settingsOf(ctx).agent.maxObserve;
       const shown = settingsOf(ctx).sandbox.mode === 'local' ? { ...target, shown: target.host } : target;
