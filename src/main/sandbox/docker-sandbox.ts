@@ -128,9 +128,7 @@ export class DockerSandbox implements Sandbox {
 
   async release(): Promise<void> {
     this.activeCalls = Math.max(0, this.activeCalls - 1);
-    if (this.options.identity.reclaimToUid !== undefined) {
-      await shareWorkspace(this.options.workspace, this.options.identity.reclaimToUid, this.options.identity.gid);
-    }
+    await this.shareWithSandbox();
     this.armIdleTimer();
   }
 
@@ -180,7 +178,7 @@ export class DockerSandbox implements Sandbox {
     await Promise.all(drivers.map((driver) => driver?.kill().catch(() => undefined)));
   }
 
-  /** as root on the host, the sandbox user gets group access to everything in the workspace before it runs */
+  /** as root on the host: files go back to the host user, with group access for the sandbox user (before and after calls) */
   private async shareWithSandbox(): Promise<void> {
     const { identity, workspace } = this.options;
     if (identity.reclaimToUid !== undefined) await shareWorkspace(workspace, identity.reclaimToUid, identity.gid);
@@ -263,7 +261,7 @@ export class DockerSandbox implements Sandbox {
     const { docker, sessionId, settings, identity, workspace } = this.options;
     await ensureImage(docker, settings.image, onProgress);
     await mkdir(workspace, { recursive: true });
-    if (identity.reclaimToUid !== undefined) await shareWorkspace(workspace, identity.reclaimToUid, identity.gid);
+    await this.shareWithSandbox();
     onProgress?.('Starting the sandbox container');
     const container = await docker.createContainer(containerSpec(settings, sessionId, workspace, identity));
     try {
