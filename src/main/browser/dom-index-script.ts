@@ -200,3 +200,26 @@ export const SELECT_OPTIONS_OF = pageFunction<
   DropdownOption[] | null
 >(`(el) => el.localName !== 'select' ? null : Array.from(el.options).map((option, i) => ({
   index: i, text: (option.textContent || '').trim(), value: option.value, selected: option.selected }))`);
+
+/**
+ * The page body as lean HTML for Markdown conversion: a copy without scripts, styles, SVG and frames, links made
+ * absolute, and only the attributes Markdown uses, so megabytes of markup shrink before the slow conversion.
+ */
+export const READABLE_HTML = pageFunction<void, string>(`() => {
+  const source = document.body || document.documentElement;
+  const copy = source.cloneNode(true);
+  copy.querySelectorAll('script, style, noscript, template, svg, canvas, iframe, frame, object, embed, link, meta')
+    .forEach((el) => el.remove());
+  const originals = source.querySelectorAll('a[href], img[src]');
+  copy.querySelectorAll('a[href], img[src]').forEach((el, i) => {
+    const original = originals[i];
+    if (!original) return;
+    if (el.localName === 'a') el.setAttribute('href', original.href);
+    else el.setAttribute('src', original.src);
+  });
+  const KEPT = new Set(['href', 'src', 'alt', 'title', 'colspan', 'rowspan']);
+  for (const el of copy.querySelectorAll('*')) {
+    for (const name of el.getAttributeNames()) if (!KEPT.has(name)) el.removeAttribute(name);
+  }
+  return copy.outerHTML;
+}`);
