@@ -68,6 +68,11 @@ beforeAll(async () => {
        </script>`,
       'Shadow',
     ),
+    '/modal': htmlPage(
+      `<button>Behind the modal</button>
+       <div style="position:fixed; inset:0; background:rgba(0,0,0,.5)"><button>Close modal</button></div>`,
+      'Modal',
+    ),
     '/keys': htmlPage(
       `<input id="field" placeholder="Press keys here" onkeydown="if (event.key === 'Enter') document.title = 'Entered ' + this.value">`,
       'Keys',
@@ -188,6 +193,12 @@ describe('browser_use on real pages', () => {
     expect(state).not.toContain('Anchor without href');
     const clicked = await actOk(ctx, { action: 'click_element', index: indexOf(state, 'Clickable span') });
     expect(clicked).toContain('Title: span clicked');
+  });
+
+  it('leaves out elements a modal covers', async () => {
+    const state = await actOk(ctx, { action: 'go_to_url', url: server.url('/modal') });
+    expect(state).toContain('Close modal');
+    expect(state).not.toContain('Behind the modal');
   });
 
   it('sends keys, goes back, refreshes and waits', async () => {

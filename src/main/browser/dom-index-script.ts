@@ -74,6 +74,7 @@ export const INDEX_INTERACTIVE_ELEMENTS = pageFunction<
     if (tag === 'html' || tag === 'body') return false;
     if (tag === 'input') return el.type !== 'hidden';
     if (TAGS.has(tag)) return tag !== 'a' || el.hasAttribute('href') || el.hasAttribute('onclick');
+    if (tag === 'label' && el.control && !el.contains(el.control)) return true;
     if (el.isContentEditable && !(el.parentElement && el.parentElement.isContentEditable)) return true;
     const role = el.getAttribute('role');
     if (role && ROLES.has(role)) return true;
@@ -92,8 +93,22 @@ export const INDEX_INTERACTIVE_ELEMENTS = pageFunction<
     const top = rect.top + box.top;
     const left = rect.left + box.left;
     if (rect.bottom < -expansion || rect.top > win.innerHeight + expansion) return false;
-    return top + rect.height >= box.clipTop - expansion && top <= box.clipBottom + expansion &&
+    const inBox = top + rect.height >= box.clipTop - expansion && top <= box.clipBottom + expansion &&
       left + rect.width >= box.clipLeft && left <= box.clipRight;
+    return inBox && !isCovered(el, rect, win);
+  }
+
+  // something else (a modal, a cookie banner) sits on the element's centre: a click would land there instead
+  function isCovered(el, rect, win) {
+    const x = rect.left + rect.width / 2;
+    const y = rect.top + rect.height / 2;
+    if (x < 0 || y < 0 || x >= win.innerWidth || y >= win.innerHeight) return false;
+    const root = el.getRootNode();
+    const hit = root.elementFromPoint ? root.elementFromPoint(x, y) : null;
+    if (!hit || hit === el || el.contains(hit) || hit.contains(el)) return false;
+    // a label in front of its own control passes the click on
+    const label = hit.closest && hit.closest('label');
+    return !(label && label.control === el);
   }
 
   function clip(text, limit) {
