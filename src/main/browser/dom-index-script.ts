@@ -46,6 +46,7 @@ export interface DomIndex {
   pixelsAbove: number;
   pixelsBelow: number;
   viewportHeight: number;
+  title: string;
 }
 
 export interface DomIndexOptions {
@@ -173,7 +174,7 @@ export const INDEX_INTERACTIVE_ELEMENTS = pageFunction<
   const scroller = document.scrollingElement || document.documentElement;
   const pixelsAbove = Math.round(scroller.scrollTop);
   const pixelsBelow = Math.max(0, Math.round(scroller.scrollHeight - scroller.clientHeight - scroller.scrollTop));
-  return { elements, omitted, pixelsAbove, pixelsBelow, viewportHeight: window.innerHeight };
+  return { elements, omitted, pixelsAbove, pixelsBelow, viewportHeight: window.innerHeight, title: document.title };
 }`);
 
 /**
