@@ -80,6 +80,8 @@ export const browserUseTool = defineTool({
   description: DESCRIPTION,
   parameters: BrowserUseParametersSchema,
   risk: 'network',
+  // opening an address (or a search result) reaches a new site; acting on the open page does not
+  riskOf: (args) => (['go_to_url', 'open_tab', 'web_search'].includes(args.action) ? 'network' : 'read'),
   async execute(args, ctx) {
     const action = BrowserActionSchema.parse(args);
     if (!ctx.resources.has(browserSessionResource)) emitProgress(ctx, args, 'Starting the browser');
