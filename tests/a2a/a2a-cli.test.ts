@@ -51,7 +51,9 @@ describe('manus a2a', () => {
           contextId: '',
           taskId: '',
           role: Role.ROLE_USER,
-          parts: [{ content: { $case: 'text', value: 'Hello' }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
+          parts: [
+            { content: { $case: 'text', value: 'Hello' }, metadata: undefined, filename: '', mediaType: 'text/plain' },
+          ],
           metadata: undefined,
           extensions: [],
           referenceTaskIds: [],
