@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { Role, TaskState } from '@a2a-js/sdk';
 import { ClientFactory } from '@a2a-js/sdk/client';
 import { sequence, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js';
-import { MANUS_ENTRY_ARGS, freePort, manusEnv } from '../mcp/support/reference-servers.js';
+import { freePort, manusEnv } from '../mcp/support/reference-servers.js';
+import { CLI_PATH } from '../support/cli.js';
 
 let llm: FakeLlm;
 let dataDir: string;
@@ -26,7 +27,7 @@ describe('manus a2a', () => {
       sequence({ text: 'Served over A2A.', toolCalls: [{ name: 'terminate', arguments: '{"status":"success"}' }] }),
     );
     const port = await freePort();
-    const child = spawn(process.execPath, [...MANUS_ENTRY_ARGS, 'a2a', '--port', String(port)], {
+    const child = spawn(process.execPath, [CLI_PATH, 'a2a', '--port', String(port)], {
       env: manusEnv(dataDir, llm.baseUrl),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
