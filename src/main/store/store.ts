@@ -68,7 +68,7 @@ export class Store implements SessionStore {
   constructor(readonly db: SqliteDatabase) {
     this.search = new SessionSearch(db);
     // messages a killed process queued but never indexed
-    this.search.indexQueue.flush();
+    this.search.indexQueue.flushIfQueued();
     this.sql = {
       insertSession: db.prepare<[string, string, string, string, string, string, number, number], SessionRow>(
         `INSERT INTO sessions (id, title, status, mode, model, workspace, created_at, updated_at)
@@ -274,7 +274,7 @@ export class Store implements SessionStore {
 
   close(): void {
     if (!this.db.open) return;
-    this.search.indexQueue.flush();
+    this.search.indexQueue.flushIfQueued();
     this.db.close();
   }
 
