@@ -39,6 +39,16 @@ function report(figure: string, value: number, unit: string, target: number, hig
   });
 }
 
+/** Main-thread time on a CPU and time spent waiting for one (Linux schedstat, ns); zero elsewhere. */
+function schedulerTimes(): { onCpuMs: number; waitingForCpuMs: number } {
+  try {
+    const [onCpu, waiting] = fs.readFileSync('/proc/self/schedstat', 'utf8').trim().split(' ').map(Number);
+    return { onCpuMs: onCpu / 1e6, waitingForCpuMs: waiting / 1e6 };
+  } catch {
+    return { onCpuMs: 0, waitingForCpuMs: 0 };
+  }
+}
+
 function percentile(sorted: number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))];
 }
@@ -110,6 +120,7 @@ function benchAppend(label: string, eventsFor: (sessionId: string, index: number
     const sessionId = store.createSession({ title: 'bench', mode: 'agent', model: 'm', workspace: '/w' }).id;
     const latencies = new Float64Array(APPEND_EVENTS);
     let appended = 0;
+    const scheduledBefore = schedulerTimes();
     const start = performance.now();
     for (let batch = 0; appended < APPEND_EVENTS; batch += 1) {
       for (const event of eventsFor(sessionId, batch)) {
@@ -120,18 +131,37 @@ function benchAppend(label: string, eventsFor: (sessionId: string, index: number
         appended += 1;
       }
     }
-    const seconds = (performance.now() - start) / 1000;
+    const wallMs = performance.now() - start;
+    const scheduledAfter = schedulerTimes();
+    const onCpuMs = scheduledAfter.onCpuMs - scheduledBefore.onCpuMs;
+    const waitingForCpuMs = scheduledAfter.waitingForCpuMs - scheduledBefore.waitingForCpuMs;
     const sorted = Array.from(latencies).sort((a, b) => a - b);
     report(
       `append ${APPEND_EVENTS / 1000}k events, ${label}`,
-      APPEND_EVENTS / seconds,
+      (APPEND_EVENTS / wallMs) * 1000,
       'events/s',
       APPEND_TARGET_PER_S,
       true,
     );
+    if (waitingForCpuMs > 0) {
+      // on a shared machine the wall clock includes time other processes held the CPUs; disk waits stay counted
+      report(
+        '  same, not counting time this process waited for a CPU',
+        (APPEND_EVENTS / (wallMs - waitingForCpuMs)) * 1000,
+        'events/s',
+        APPEND_TARGET_PER_S,
+        true,
+      );
+      rows.push({
+        figure: '  wall / on CPU / waiting for a CPU / waiting for disk',
+        value: `${wallMs.toFixed(0)} / ${onCpuMs.toFixed(0)} / ${waitingForCpuMs.toFixed(0)} / ${Math.max(0, wallMs - onCpuMs - waitingForCpuMs).toFixed(0)} ms`,
+        target: '',
+        met: '',
+      });
+    }
     rows.push({
-      figure: `  appendEvent latency, ${label}`,
-      value: `p50 ${(percentile(sorted, 0.5) * 1000).toFixed(0)} µs, p99 ${(percentile(sorted, 0.99) * 1000).toFixed(0)} µs`,
+      figure: '  appendEvent latency',
+      value: `p50 ${(percentile(sorted, 0.5) * 1000).toFixed(0)} µs, p99 ${(percentile(sorted, 0.99) * 1000).toFixed(0)} µs, max ${sorted[sorted.length - 1].toFixed(0)} ms`,
       target: '',
       met: '',
     });

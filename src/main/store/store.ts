@@ -11,7 +11,7 @@ import {
 import { ChatMessageSchema, type ChatMessage } from '../llm/types.js';
 import { openDatabase, type SqliteDatabase } from './database.js';
 import { SessionSearch } from './session-search.js';
-import { SESSION_COLUMNS, sessionFromRow, type SessionRow } from './session-row.js';
+import { SESSION_COLUMNS, sessionFromColumns, type SessionColumns } from './session-row.js';
 import { InvalidRecordError, SessionNotFoundError } from './store-errors.js';
 import type {
   ListSessionsOptions,
@@ -70,19 +70,26 @@ export class Store implements SessionStore {
     // messages a killed process queued but never indexed
     this.search.indexQueue.flushIfQueued();
     this.sql = {
-      insertSession: db.prepare<[string, string, string, string, string, string, number, number], SessionRow>(
-        `INSERT INTO sessions (id, title, status, mode, model, workspace, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${SESSION_COLUMNS}`,
-      ),
-      getSession: db.prepare<[string], SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`),
-      listSessions: db.prepare<[number, number], SessionRow>(
-        `SELECT ${SESSION_COLUMNS} FROM sessions ORDER BY updated_at DESC, id LIMIT ? OFFSET ?`,
-      ),
-      listSessionsByStatus: db.prepare<[string, number, number], SessionRow>(
-        `SELECT ${SESSION_COLUMNS} FROM sessions WHERE status = ? ORDER BY updated_at DESC, id LIMIT ? OFFSET ?`,
-      ),
-      updateSession: db.prepare<Record<string, string | number | null>, SessionRow>(
-        `UPDATE sessions SET
+      insertSession: db
+        .prepare<[string, string, string, string, string, string, number, number], SessionColumns>(
+          `INSERT INTO sessions (id, title, status, mode, model, workspace, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${SESSION_COLUMNS}`,
+        )
+        .raw(),
+      getSession: db.prepare<[string], SessionColumns>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`).raw(),
+      listSessions: db
+        .prepare<[number, number], SessionColumns>(
+          `SELECT ${SESSION_COLUMNS} FROM sessions ORDER BY updated_at DESC, id LIMIT ? OFFSET ?`,
+        )
+        .raw(),
+      listSessionsByStatus: db
+        .prepare<[string, number, number], SessionColumns>(
+          `SELECT ${SESSION_COLUMNS} FROM sessions WHERE status = ? ORDER BY updated_at DESC, id LIMIT ? OFFSET ?`,
+        )
+        .raw(),
+      updateSession: db
+        .prepare<Record<string, string | number | null>, SessionColumns>(
+          `UPDATE sessions SET
            title = coalesce(@title, title),
            status = coalesce(@status, status),
            mode = coalesce(@mode, mode),
@@ -94,7 +101,8 @@ export class Store implements SessionStore {
            cost = CASE WHEN @hasUsage THEN @cost ELSE cost END,
            updated_at = @now
          WHERE id = @id RETURNING ${SESSION_COLUMNS}`,
-      ),
+        )
+        .raw(),
       deleteSession: db.prepare<[string]>('DELETE FROM sessions WHERE id = ?'),
       markInterrupted: db
         .prepare<[number], string>(
@@ -140,7 +148,7 @@ export class Store implements SessionStore {
     const now = Date.now();
     try {
       const row = this.sql.insertSession.get(id, title, status, mode, model, workspace, now, now);
-      return sessionFromRow(row as SessionRow);
+      return sessionFromColumns(row as SessionColumns);
     } catch (error) {
       if (isSqliteError(error, 'SQLITE_CONSTRAINT_PRIMARYKEY')) {
         throw new InvalidRecordError('session', `a session with id "${id}" already exists`);
@@ -151,7 +159,7 @@ export class Store implements SessionStore {
 
   getSession(id: string): SessionInfo | undefined {
     const row = this.sql.getSession.get(id);
-    return row && sessionFromRow(row);
+    return row && sessionFromColumns(row);
   }
 
   listSessions(options: ListSessionsOptions = {}): SessionInfo[] {
@@ -161,7 +169,7 @@ export class Store implements SessionStore {
       options.status === undefined
         ? this.sql.listSessions.all(limit, offset)
         : this.sql.listSessionsByStatus.all(options.status, limit, offset);
-    return rows.map(sessionFromRow);
+    return rows.map(sessionFromColumns);
   }
 
   updateSession(id: string, patch: SessionPatch): SessionInfo {
@@ -183,7 +191,7 @@ export class Store implements SessionStore {
       now: Date.now(),
     });
     if (!row) throw new SessionNotFoundError(id);
-    return sessionFromRow(row);
+    return sessionFromColumns(row);
   }
 
   /** Removes the session and, by cascade and triggers, its events, memory and search entries. Unknown ids are a no-op. */
