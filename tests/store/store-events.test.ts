@@ -80,6 +80,18 @@ describe('Store events', () => {
     expect(store.appendEvent(messageEvent(session.id, 'ok')).seq).toBe(1);
   });
 
+  it('refuses an event whose free-form fields cannot be JSON, with a clear error and no seq used', () => {
+    const { store } = tempStore();
+    const session = newSession(store);
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    const tool = (args: unknown) =>
+      stamped({ type: 'tool', sessionId: session.id, callId: 'c', name: 'bash', args, status: 'calling' });
+    expect(() => store.appendEvent(tool(circular))).toThrow(/invalid event: it cannot be written as JSON/);
+    expect(() => store.appendEvent(tool({ big: 10n }))).toThrow(InvalidRecordError);
+    expect(store.appendEvent(tool({ command: 'ls' })).seq).toBe(1);
+  });
+
   it('drops fields outside the schema and stamps ts when missing', () => {
     const { store } = tempStore();
     const session = newSession(store);

@@ -53,8 +53,13 @@ function isSqliteError(error: unknown, code: string): boolean {
 }
 
 function toJson(value: unknown, what: string): string {
-  const json = JSON.stringify(value);
-  if (json === undefined) throw new InvalidRecordError(what, 'the value cannot be written as JSON');
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value);
+  } catch (error) {
+    throw new InvalidRecordError(what, `it cannot be written as JSON (${(error as Error).message})`);
+  }
+  if (json === undefined) throw new InvalidRecordError(what, 'it cannot be written as JSON');
   return json;
 }
 
@@ -216,22 +221,17 @@ export class Store implements SessionStore {
 
   appendEvent(event: UnsequencedEvent): CoreEvent {
     const sessionId = event.sessionId;
-    const seq = (this.lastSeq.get(sessionId) ?? this.sql.maxSeq.get(sessionId) ?? 0) + 1;
-    const parsed = CoreEventSchema.safeParse({ ...event, ts: event.ts ?? Date.now(), seq });
-    if (!parsed.success) throw new InvalidRecordError(`${event.type} event`, describeIssues(parsed.error));
-    const stored = parsed.data;
+    let stored = this.sequenced(event, this.nextSeq(sessionId));
     try {
-      this.sql.insertEvent.run(sessionId, seq, stored.type, stored.ts, toJson(stored, 'event'));
+      this.insertEvent(stored);
     } catch (error) {
-      if (isSqliteError(error, 'SQLITE_CONSTRAINT_FOREIGNKEY')) throw new SessionNotFoundError(sessionId);
-      if (isSqliteError(error, 'SQLITE_CONSTRAINT_PRIMARYKEY')) {
-        // another process appended to this session since the counter was seeded: reseed and take the next free seq
-        this.lastSeq.delete(sessionId);
-        return this.appendEvent(event);
-      }
-      throw error;
+      if (!isSqliteError(error, 'SQLITE_CONSTRAINT_PRIMARYKEY')) throw error;
+      // another process appended to this session since the counter was seeded: reseed once and take the next seq
+      this.lastSeq.delete(sessionId);
+      stored = this.sequenced(event, this.nextSeq(sessionId));
+      this.insertEvent(stored);
     }
-    this.lastSeq.set(sessionId, seq);
+    this.lastSeq.set(sessionId, stored.seq);
     this.search.indexQueue.noteAppended(stored);
     return stored;
   }
@@ -284,6 +284,26 @@ export class Store implements SessionStore {
     if (!this.db.open) return;
     this.search.indexQueue.flushIfQueued();
     this.db.close();
+  }
+
+  private nextSeq(sessionId: string): number {
+    return (this.lastSeq.get(sessionId) ?? this.sql.maxSeq.get(sessionId) ?? 0) + 1;
+  }
+
+  /** The event as it will be stored: validated against the shared schema (unknown fields dropped), with its seq. */
+  private sequenced(event: UnsequencedEvent, seq: number): CoreEvent {
+    const parsed = CoreEventSchema.safeParse({ ...event, ts: event.ts ?? Date.now(), seq });
+    if (!parsed.success) throw new InvalidRecordError(`${event.type} event`, describeIssues(parsed.error));
+    return parsed.data;
+  }
+
+  private insertEvent(event: CoreEvent): void {
+    try {
+      this.sql.insertEvent.run(event.sessionId, event.seq, event.type, event.ts, toJson(event, 'event'));
+    } catch (error) {
+      if (isSqliteError(error, 'SQLITE_CONSTRAINT_FOREIGNKEY')) throw new SessionNotFoundError(event.sessionId);
+      throw error;
+    }
   }
 
   private memoryRows(messages: ChatMessage[]): string[] {
