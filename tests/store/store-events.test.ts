@@ -103,9 +103,11 @@ describe('Store events', () => {
     expect(CoreEventSchema.parse(store.listEvents(session.id)[0])).toEqual(stored);
   });
 
-  it('refuses events for an unknown session', () => {
+  it('refuses events for an unknown session or without one', () => {
     const { store } = tempStore();
     expect(() => store.appendEvent(messageEvent('ghost', 'boo'))).toThrow(SessionNotFoundError);
+    const orphan = { ...messageEvent('x', 'boo'), sessionId: undefined } as unknown as UnsequencedEvent;
+    expect(() => store.appendEvent(orphan)).toThrow(/invalid message event: it names no sessionId/);
   });
 
   it('lists events after a seq and with a limit', () => {

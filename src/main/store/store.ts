@@ -219,8 +219,12 @@ export class Store implements SessionStore {
     return this.sql.markInterrupted.all(Date.now());
   }
 
+  /** Commits the event before returning: a process killed right after loses nothing it was told was stored. */
   appendEvent(event: UnsequencedEvent): CoreEvent {
-    const sessionId = event.sessionId;
+    const sessionId: unknown = event?.sessionId;
+    if (typeof sessionId !== 'string' || sessionId === '') {
+      throw new InvalidRecordError(`${event?.type} event`, 'it names no sessionId');
+    }
     let stored = this.sequenced(event, this.nextSeq(sessionId));
     try {
       this.insertEvent(stored);
