@@ -96,6 +96,16 @@ describe('browser_use on real pages', () => {
     expect(await page.textContent('#result')).toBe('Hello Ada, note: first try');
   });
 
+  it('runs calls issued together one after the other, in order', async () => {
+    const state = await actOk(ctx, { action: 'go_to_url', url: server.url('/form') });
+    const [typed, clicked] = await Promise.all([
+      act(ctx, { action: 'input_text', index: indexOf(state, 'Your name'), text: 'Zed' }),
+      act(ctx, { action: 'click_element', index: indexOf(state, 'Send form') }),
+    ]);
+    expect(typed.output).toContain('Typed "Zed"');
+    expect(clicked.output).toContain('/submitted?name=Zed');
+  });
+
   it('lists and selects dropdown options', async () => {
     const state = await actOk(ctx, { action: 'go_to_url', url: server.url('/dropdown') });
     const index = indexOf(state, '<select');

@@ -20,13 +20,25 @@ describe('bash in the Docker sandbox', () => {
     expect(ok.output).toBe('hello\noops\n[exit code 0]');
     const failing = await call(bashTool, { command: 'ls /nonexistent' }, ctx);
     expect(failing.output).toMatch(/No such file or directory\n\[exit code 2\]$/);
-    const quoted = await call(bashTool, { command: "printf '%s\\n' \"it's\" 'a \"test\"' '!x'\nfor i in 1 2; do\n  echo n$i\ndone" }, ctx);
+    const quoted = await call(
+      bashTool,
+      { command: "printf '%s\\n' \"it's\" 'a \"test\"' '!x'\nfor i in 1 2; do\n  echo n$i\ndone" },
+      ctx,
+    );
     expect(quoted.output).toBe('it\'s\na "test"\n!x\nn1\nn2\n[exit code 0]');
   });
 
   it('keeps the working directory and exported variables between calls', async () => {
-    await call(bashTool, { command: 'mkdir -p project/src && cd project/src && export GREETING=bonjour && LOCAL=kept' }, ctx);
-    const result = await call(bashTool, { command: 'pwd; echo "$GREETING $LOCAL"; sh -c \'echo child sees $GREETING\'' }, ctx);
+    await call(
+      bashTool,
+      { command: 'mkdir -p project/src && cd project/src && export GREETING=bonjour && LOCAL=kept' },
+      ctx,
+    );
+    const result = await call(
+      bashTool,
+      { command: 'pwd; echo "$GREETING $LOCAL"; sh -c \'echo child sees $GREETING\'' },
+      ctx,
+    );
     expect(result.output).toBe('/workspace/project/src\nbonjour kept\nchild sees bonjour\n[exit code 0]');
   });
 
@@ -39,7 +51,11 @@ describe('bash in the Docker sandbox', () => {
   });
 
   it('background processes keep running between calls', async () => {
-    const start = await call(bashTool, { command: '(sleep 0.3; echo finished > /workspace/bg.txt) & echo started $!' }, ctx);
+    const start = await call(
+      bashTool,
+      { command: '(sleep 0.3; echo finished > /workspace/bg.txt) & echo started $!' },
+      ctx,
+    );
     expect(start.output).toMatch(/started \d+/);
     expect(start.output).toContain('[exit code 0]');
     const wait = await call(bashTool, { command: 'sleep 0.6; cat /workspace/bg.txt' }, ctx);

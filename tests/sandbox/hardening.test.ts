@@ -49,7 +49,11 @@ describe('sandbox hardening (default settings)', () => {
   });
 
   it('has every capability dropped and no-new-privileges set', async () => {
-    const result = await call(bashTool, { command: 'grep -E "^(CapEff|CapBnd|CapPrm|NoNewPrivs)" /proc/self/status' }, ctx);
+    const result = await call(
+      bashTool,
+      { command: 'grep -E "^(CapEff|CapBnd|CapPrm|NoNewPrivs)" /proc/self/status' },
+      ctx,
+    );
     expect(result.output).toMatch(/CapPrm:\s+0{16}/);
     expect(result.output).toMatch(/CapEff:\s+0{16}/);
     expect(result.output).toMatch(/CapBnd:\s+0{16}/);
@@ -62,12 +66,22 @@ describe('sandbox hardening (default settings)', () => {
   it('has a read-only root filesystem, a writable tmpfs /tmp and home, and /workspace as the only persistent writable path', async () => {
     const result = await call(
       bashTool,
-      { command: 'for p in /etc/x /usr/x /x /home/manus/x; do touch $p 2>&1 | tail -1; done; touch /tmp/t ~/h /workspace/w && echo writable' },
+      {
+        command:
+          'for p in /etc/x /usr/x /x /home/manus/x; do touch $p 2>&1 | tail -1; done; touch /tmp/t ~/h /workspace/w && echo writable',
+      },
       ctx,
     );
     expect(result.output?.match(/Read-only file system|Permission denied/g)?.length).toBe(4);
     expect(result.output).toContain('writable');
-    const mounts = await call(bashTool, { command: "awk '$2==\"/\" || $2==\"/tmp\" || $2==\"/workspace\" || $2==ENVIRON[\"HOME\"] {print $2, $3, $4}' /proc/mounts" }, ctx);
+    const mounts = await call(
+      bashTool,
+      {
+        command:
+          'awk \'$2=="/" || $2=="/tmp" || $2=="/workspace" || $2==ENVIRON["HOME"] {print $2, $3, $4}\' /proc/mounts',
+      },
+      ctx,
+    );
     expect(mounts.output).toMatch(/^\/ overlay ro,/m);
     expect(mounts.output).toMatch(/^\/tmp tmpfs rw,nosuid,nodev/m);
     expect(mounts.output).toMatch(/^\/home\/sandbox tmpfs rw,nosuid,nodev/m);
@@ -88,10 +102,15 @@ describe('sandbox hardening (default settings)', () => {
   it('has no Docker socket or engine access inside', async () => {
     const result = await call(
       bashTool,
-      { command: 'ls -la /var/run/docker.sock /run/docker.sock 2>&1; grep -c docker.sock /proc/mounts; env | grep -c DOCKER_HOST' },
+      {
+        command:
+          'ls -la /var/run/docker.sock /run/docker.sock 2>&1; grep -c docker.sock /proc/mounts; env | grep -c DOCKER_HOST',
+      },
       ctx,
     );
-    expect(result.output).toMatch(/docker\.sock': No such file or directory[\s\S]*docker\.sock': No such file or directory/);
+    expect(result.output).toMatch(
+      /docker\.sock': No such file or directory[\s\S]*docker\.sock': No such file or directory/,
+    );
     expect(result.output).toMatch(/\n0\n0\n\[exit code 1\]$/);
   });
 
@@ -118,9 +137,15 @@ describe('sandbox hardening (default settings)', () => {
 
   it('a fork bomb hits the pids limit while the app and the engine stay responsive', async () => {
     const loop = watchEventLoop();
-    const bomb = await call(bashTool, { command: 'bomb() { bomb | bomb & }; bomb; sleep 2; echo survived', timeout: 8 }, ctx);
+    const bomb = await call(
+      bashTool,
+      { command: 'bomb() { bomb | bomb & }; bomb; sleep 2; echo survived', timeout: 8 },
+      ctx,
+    );
     expect(bomb.output).toMatch(/Resource temporarily unavailable|retry/);
-    const stats = await dockerClient().getContainer(containerIdOf(ctx) ?? '').stats({ stream: false });
+    const stats = await dockerClient()
+      .getContainer(containerIdOf(ctx) ?? '')
+      .stats({ stream: false });
     expect(stats.pids_stats?.current ?? 0).toBeLessThanOrEqual(64);
     await dockerClient().ping();
     expect(loop.stop()).toBeLessThan(1000);

@@ -9,7 +9,11 @@ import { createToolContext, type TestToolContext } from '../support/tool-context
 type SettingsInput = Parameters<typeof createToolContext>[0];
 
 /** Calls a tool the way the agent does: arguments validated by its schema first. */
-export async function call<P extends z.ZodType>(tool: Tool<P>, args: z.input<P>, ctx: TestToolContext): Promise<ToolResult> {
+export async function call<P extends z.ZodType>(
+  tool: Tool<P>,
+  args: z.input<P>,
+  ctx: TestToolContext,
+): Promise<ToolResult> {
   return tool.execute(tool.parameters.parse(args), ctx);
 }
 
@@ -30,7 +34,9 @@ export function containerIdOf(ctx: TestToolContext): string | undefined {
   return liveDockerSandbox(ctx.sessionId)?.containerId;
 }
 
-export async function inspectContainer(ctx: TestToolContext): Promise<Awaited<ReturnType<ReturnType<ReturnType<typeof dockerClient>['getContainer']>['inspect']>>> {
+export async function inspectContainer(
+  ctx: TestToolContext,
+): Promise<Awaited<ReturnType<ReturnType<ReturnType<typeof dockerClient>['getContainer']>['inspect']>>> {
   const id = containerIdOf(ctx);
   if (!id) throw new Error('no container for this session');
   return dockerClient().getContainer(id).inspect();

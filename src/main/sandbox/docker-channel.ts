@@ -40,10 +40,8 @@ export async function startDockerChannel(
     const finish = (): void => {
       if (settled) return;
       settled = true;
-      exec.inspect().then(
-        (info) => resolve({ code: info.Running ? null : info.ExitCode, lost: info.Running }),
-        () => resolve({ code: null, lost: true }),
-      );
+      // a process killed because its container went down is a lost sandbox, not a crash of the process
+      void exitOf(exec, container).then(resolve);
     };
     stream.on('end', finish);
     stream.on('close', finish);
@@ -80,5 +78,24 @@ export async function runQuietly(container: Docker.Container, cmd: string[], use
     return (await exec.inspect()).ExitCode;
   } catch {
     return null;
+  }
+}
+
+/** how long a SIGKILLed exec waits to see whether its whole container is going down */
+const CONTAINER_DOWN_GRACE_MS = 1_000;
+
+async function exitOf(exec: Docker.Exec, container: Docker.Container): Promise<ProcessExit> {
+  try {
+    const info = await exec.inspect();
+    if (info.Running) return { code: null, lost: true };
+    const deadline = Date.now() + (info.ExitCode === 137 ? CONTAINER_DOWN_GRACE_MS : 0);
+    do {
+      const state = (await container.inspect()).State;
+      if (!state.Running) return { code: info.ExitCode, lost: true };
+      if (Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    } while (Date.now() < deadline);
+    return { code: info.ExitCode, lost: false };
+  } catch {
+    return { code: null, lost: true };
   }
 }

@@ -195,6 +195,11 @@ export class DockerSandbox implements Sandbox {
         if (restarted?.running) {
           this.live = { container: this.live.container, startedAt: restarted.startedAt };
           this.stoppedForIdle = false;
+          const idleMinutes = Math.round(this.options.settings.idleTimeoutMs / 6000) / 10;
+          notes.push(
+            `[The sandbox had been stopped after ${idleMinutes} min without use and was started again: Python variables, ` +
+              'shell state and background jobs were reset; files in /workspace are kept.]',
+          );
           return notes;
         }
       }
@@ -208,7 +213,14 @@ export class DockerSandbox implements Sandbox {
       this.live = undefined;
     }
     await requireEngine(this.options.docker);
-    this.live = (await this.adoptExisting()) ?? (await this.createContainer(onProgress));
+    const adopted = await this.adoptExisting();
+    if (adopted) {
+      notes.push(
+        "[Reconnected to this session's existing sandbox container: the Python interpreter and shell were restarted, " +
+          'so earlier variables and shell state are gone; files in /workspace are kept.]',
+      );
+    }
+    this.live = adopted ?? (await this.createContainer(onProgress));
     this.stoppedForIdle = false;
     return notes;
   }

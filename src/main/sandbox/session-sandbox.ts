@@ -68,14 +68,24 @@ export async function removeSessionSandbox(sessionId: string, docker: Docker = d
   );
 }
 
+export interface OrphanCleanupOptions {
+  docker?: Docker;
+  /** only sessions for which this is true are considered (another app instance's sessions are not ours to judge) */
+  ownsSession?: (sessionId: string) => boolean;
+}
+
 /** At start: remove sandbox containers whose session no longer exists. Returns the ids removed. */
 export async function cleanupOrphanSandboxes(
   liveSessionIds: Iterable<string>,
-  docker: Docker = dockerClient(),
+  options: OrphanCleanupOptions = {},
 ): Promise<string[]> {
+  const docker = options.docker ?? dockerClient();
   const keep = new Set(liveSessionIds);
   const all = await docker.listContainers({ all: true, filters: { label: [SANDBOX_LABEL] } });
-  const orphans = all.filter((info) => !keep.has(info.Labels[SESSION_LABEL] ?? ''));
+  const orphans = all.filter((info) => {
+    const sessionId = info.Labels[SESSION_LABEL] ?? '';
+    return !keep.has(sessionId) && (options.ownsSession?.(sessionId) ?? true);
+  });
   await Promise.all(
     orphans.map((info) =>
       docker

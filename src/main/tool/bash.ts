@@ -116,7 +116,9 @@ function mergeTurns(turns: ShellTurn[]): ShellTurn {
   const last = turns[turns.length - 1] ?? { output: '', running: false, reason: 'not_running' as const };
   const earlier = turns
     .slice(0, -1)
-    .map((turn) => (turn.exitCode !== undefined ? `${turn.output.replace(/\n$/, '')}\n[exit code ${turn.exitCode}]\n` : turn.output));
+    .map((turn) =>
+      turn.exitCode !== undefined ? `${turn.output.replace(/\n$/, '')}\n[exit code ${turn.exitCode}]\n` : turn.output,
+    );
   return { ...last, output: earlier.join('') + last.output };
 }
 

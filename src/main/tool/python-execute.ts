@@ -85,6 +85,8 @@ function describeRun(result: PythonRunResult, notes: string[], timeoutMs: number
   const text = clipOutput(parts.filter((part) => part.length > 0).join('\n'), maxObserve);
   const extra = { ...(images.length > 0 ? { images } : {}), ...(system ? { system } : {}) };
   if (!result.failed) return toolOutput(text, extra);
-  const error = system ?? 'The code raised an exception; the traceback is in the output above.';
+  const error = system
+    ? 'The Python interpreter stopped and its state was lost (details above).'
+    : 'The code raised an exception; the traceback is in the output above.';
   return toolOutput(text, { ...extra, error });
 }

@@ -7,6 +7,7 @@ export const PYTHON_REPL_SOURCE = String.raw`
 import ast, base64, io, json, linecache, os, queue, signal, sys, threading, traceback, codecs, warnings
 
 OUTPUT_CAP = int(os.environ.get('MANUS_OUTPUT_CAP', '2000000'))
+MPL_CACHE_SEED = '/opt/manus/matplotlib'
 WORKSPACE = os.environ.get('MANUS_WORKSPACE') or os.getcwd()
 SENTINEL = os.urandom(16).hex().encode()
 
@@ -29,6 +30,24 @@ sys.stdin = open(os.devnull, 'r')
 sys.stdout = io.TextIOWrapper(os.fdopen(1, 'wb', buffering=0, closefd=False), encoding='utf-8', errors='replace', write_through=True)
 sys.stderr = io.TextIOWrapper(os.fdopen(2, 'wb', buffering=0, closefd=False), encoding='utf-8', errors='replace', write_through=True)
 os.umask(0o002)
+
+def seed_matplotlib_cache():
+    # the image ships a built font cache; copying it saves seconds on the first plot of each container
+    if 'MPLCONFIGDIR' in os.environ or not os.path.isdir(MPL_CACHE_SEED):
+        return
+    target = os.path.join(os.path.expanduser('~'), '.cache', 'matplotlib')
+    if os.path.exists(target):
+        return
+    try:
+        os.makedirs(target)
+        for name in os.listdir(MPL_CACHE_SEED):
+            if name.endswith('.json'):
+                with open(os.path.join(MPL_CACHE_SEED, name), 'rb') as source, open(os.path.join(target, name), 'wb') as copy:
+                    copy.write(source.read())
+    except OSError:
+        pass
+
+seed_matplotlib_cache()
 warnings.filterwarnings('ignore', message='.*non-GUI backend.*')
 warnings.filterwarnings('ignore', message='.*FigureCanvasAgg is non-interactive.*')
 
