@@ -8,6 +8,8 @@ import { applyLlmOverrides, llmOverridesFromEnv, type LlmOverrides } from '../co
 import { SessionService } from '../session/session-service.js';
 import { createLlm } from '../llm/client.js';
 import { recoverDeadRuns } from '../session/run-markers.js';
+// registers the planning and plan_act modes (and their agents) with the session service
+import '../flow/index.js';
 
 export interface CliContext {
   dataDir: string;

@@ -2,6 +2,8 @@ import { Command } from 'commander';
 import { runCommand } from './commands/run.js';
 import { sessionsCommand } from './commands/sessions.js';
 import { configCommand } from './commands/config.js';
+import { flowCommand } from './commands/flow.js';
+import { resumeCommand } from './commands/resume.js';
 
 export const CLI_VERSION = '0.1.0';
 
@@ -14,5 +16,7 @@ export function createProgram(): Command {
     .showHelpAfterError()
     .addCommand(runCommand())
     .addCommand(sessionsCommand())
-    .addCommand(configCommand());
+    .addCommand(configCommand())
+    .addCommand(flowCommand())
+    .addCommand(resumeCommand());
 }
