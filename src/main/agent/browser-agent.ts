@@ -22,5 +22,9 @@ export class BrowserAgent extends ToolCallAgent {
 registerAgent(
   'browser',
   (deps) =>
-    new BrowserAgent({ ...deps, maxSteps: deps.maxSteps ?? deps.settings.maxSteps, maxObserve: deps.settings.maxObserve }),
+    new BrowserAgent({
+      ...deps,
+      maxSteps: deps.maxSteps ?? deps.settings.maxSteps,
+      maxObserve: deps.settings.maxObserve,
+    }),
 );

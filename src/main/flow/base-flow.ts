@@ -68,11 +68,14 @@ export abstract class BaseFlow {
     }));
   }
 
-  /** A fresh agent for one run of one step, so that parallel steps never share a memory. */
-  protected stepAgent(name: string, plan: Plan, index: number, run: number): ToolCallAgent {
+  /**
+   * A fresh agent for one run of one step: parallel steps never share a memory, and a step run again (after a
+   * crash, or replaced by the planner) starts clean.
+   */
+  protected stepAgent(name: string, plan: Plan, index: number): ToolCallAgent {
     return this.run.createAgent(name, {
       maxSteps: this.options.stepMaxSteps,
-      memoryKey: `flow/${plan.id}/${index}/${run}/${name}`,
+      memoryKey: `flow/${plan.id}/${index}/${randomUUID()}/${name}`,
     });
   }
 

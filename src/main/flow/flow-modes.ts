@@ -8,7 +8,9 @@ export const DEFAULT_FLOW_AGENTS = [PRIMARY_AGENT];
 
 export class UnknownAgentError extends Error {
   constructor(names: string[]) {
-    super(`Unknown agent${names.length > 1 ? 's' : ''}: ${names.join(', ')}. Known agents: ${agentNames().join(', ')}.`);
+    super(
+      `Unknown agent${names.length > 1 ? 's' : ''}: ${names.join(', ')}. Known agents: ${agentNames().join(', ')}.`,
+    );
     this.name = 'UnknownAgentError';
   }
 }

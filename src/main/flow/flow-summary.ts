@@ -46,7 +46,10 @@ export async function summarizePlan(options: {
     options.onFallback('summary_fallback', 'The model gave an empty summary; asking the primary agent.');
   } catch (error) {
     if (run.signal.aborted) throw error;
-    options.onFallback('summary_fallback', `The summary failed (${describeError(error).message}); asking the primary agent.`);
+    options.onFallback(
+      'summary_fallback',
+      `The summary failed (${describeError(error).message}); asking the primary agent.`,
+    );
   }
   try {
     const agent = run.createAgent(options.primary, {

@@ -45,7 +45,10 @@ export class PlanActFlow extends BaseFlow {
   }
 
   resumablePlan(): Plan | undefined {
-    const latest = this.plans.list(this.sessionId).filter((plan) => plan.kind === 'plan_act').at(-1);
+    const latest = this.plans
+      .list(this.sessionId)
+      .filter((plan) => plan.kind === 'plan_act')
+      .at(-1);
     return latest && latest.status !== 'completed' ? latest : undefined;
   }
 
@@ -57,7 +60,13 @@ export class PlanActFlow extends BaseFlow {
     } catch (error) {
       this.stopReason();
       this.emitNotice('default_plan', `Planning failed (${describeError(error).message}); using one step.`, 'warning');
-      drafted = { title: task.slice(0, 80), goal: task, language: 'en', message: '', steps: [{ id: '1', description: task }] };
+      drafted = {
+        title: task.slice(0, 80),
+        goal: task,
+        language: 'en',
+        message: '',
+        steps: [{ id: '1', description: task }],
+      };
     }
     const plan = this.plans.create({
       sessionId: this.sessionId,
@@ -80,7 +89,7 @@ export class PlanActFlow extends BaseFlow {
 
   private async executeStep(plan: Plan, step: PlanStep): Promise<StepRun> {
     const agentName = this.primary;
-    const started = this.plans.updateStep(this.sessionId, plan.id, step.index, {
+    this.plans.updateStep(this.sessionId, plan.id, step.index, {
       status: 'in_progress',
       agent: agentName,
       addRun: true,
@@ -89,7 +98,7 @@ export class PlanActFlow extends BaseFlow {
     this.emitStep('started', running, step.index, { agent: agentName });
     this.emitPlan('updated', running);
     const since = Date.now();
-    const agent = this.stepAgent(agentName, running, step.index, started.runs);
+    const agent = this.stepAgent(agentName, running, step.index);
     const prompt = executeStepPrompt({
       goal: plan.goal || plan.task,
       language: plan.language,

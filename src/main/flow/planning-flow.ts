@@ -49,20 +49,26 @@ export class PlanningFlow extends BaseFlow {
 
   /** The session's newest planning plan that is not finished, if any. */
   resumablePlan(): Plan | undefined {
-    const latest = this.plans.list(this.sessionId).filter((plan) => plan.kind === 'planning').at(-1);
+    const latest = this.plans
+      .list(this.sessionId)
+      .filter((plan) => plan.kind === 'planning')
+      .at(-1);
     return latest && latest.status !== 'completed' ? latest : undefined;
   }
 
   /** Continuing: blocked steps get another try, a step cut off mid-run is run again, completed ones stay. */
   private reopen(plan: Plan): Plan {
     for (const step of plan.steps) {
-      if (step.status === 'blocked') this.plans.updateStep(this.sessionId, plan.id, step.index, { status: 'not_started' });
+      if (step.status === 'blocked')
+        this.plans.updateStep(this.sessionId, plan.id, step.index, { status: 'not_started' });
     }
     const reopened = this.plans.updatePlan(this.sessionId, plan.id, { status: 'active' });
     const next = reopened.steps.find((step) => step.status !== 'completed');
     this.emitNotice(
       'flow_resumed',
-      next ? `Continuing plan "${plan.title}" from step ${next.index}: ${next.text}` : `Finishing plan "${plan.title}".`,
+      next
+        ? `Continuing plan "${plan.title}" from step ${next.index}: ${next.text}`
+        : `Finishing plan "${plan.title}".`,
     );
     this.emitPlan('updated', reopened);
     return reopened;
@@ -144,7 +150,7 @@ export class PlanningFlow extends BaseFlow {
     const before = this.plans.require(this.sessionId, planId);
     const step = before.steps[index];
     const agentName = executorFor(step.text, this.options.agents, this.primary);
-    const updated = this.plans.updateStep(this.sessionId, planId, index, {
+    this.plans.updateStep(this.sessionId, planId, index, {
       status: 'in_progress',
       agent: agentName,
       addRun: true,
@@ -152,7 +158,7 @@ export class PlanningFlow extends BaseFlow {
     const plan = this.plans.require(this.sessionId, planId);
     this.emitStep('started', plan, index, { agent: agentName });
     this.emitPlan('updated', plan);
-    const agent = this.stepAgent(agentName, plan, index, updated.runs);
+    const agent = this.stepAgent(agentName, plan, index);
     const prompt = stepPrompt({
       planText: planText(plan),
       index,
@@ -162,7 +168,13 @@ export class PlanningFlow extends BaseFlow {
     try {
       const outcome = await agent.run(prompt, { signal: this.deadline });
       if (outcome.outcome === 'success') return this.settleStep(planId, index, agentName, true, outcome.text);
-      return this.settleStep(planId, index, agentName, false, `${agentName} stopped (${outcome.outcome}): ${outcome.text}`);
+      return this.settleStep(
+        planId,
+        index,
+        agentName,
+        false,
+        `${agentName} stopped (${outcome.outcome}): ${outcome.text}`,
+      );
     } catch (error) {
       if (this.deadline.aborted) {
         // cut off mid-step: the step is not done, and runs again when the flow continues
@@ -170,7 +182,14 @@ export class PlanningFlow extends BaseFlow {
         this.emitPlan('updated', this.plans.require(this.sessionId, planId));
         throw error;
       }
-      return this.settleStep(planId, index, agentName, false, `${agentName} failed: ${describeError(error).message}`, true);
+      return this.settleStep(
+        planId,
+        index,
+        agentName,
+        false,
+        `${agentName} failed: ${describeError(error).message}`,
+        true,
+      );
     }
   }
 
@@ -214,7 +233,11 @@ export class PlanningFlow extends BaseFlow {
       calls = reply.toolCalls.filter((call) => call.name === PLANNING_TOOL_NAME);
     } catch (error) {
       if (this.stopReason()) return;
-      this.emitNotice('replan_failed', `The planner could not revise the plan: ${describeError(error).message}`, 'warning');
+      this.emitNotice(
+        'replan_failed',
+        `The planner could not revise the plan: ${describeError(error).message}`,
+        'warning',
+      );
       return;
     }
     let changed = false;

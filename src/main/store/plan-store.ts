@@ -175,7 +175,9 @@ export class PlanStore {
       steps: db.prepare<[string, string], StepRow>(
         `SELECT ${STEP_COLUMNS} FROM plan_steps WHERE session_id = ? AND plan_id = ? ORDER BY idx`,
       ),
-      touchPlan: db.prepare<[number, string, string]>('UPDATE plans SET updated_at = ? WHERE session_id = ? AND id = ?'),
+      touchPlan: db.prepare<[number, string, string]>(
+        'UPDATE plans SET updated_at = ? WHERE session_id = ? AND id = ?',
+      ),
       clearActive: db.prepare<[string]>('UPDATE plans SET is_active = 0 WHERE session_id = ? AND is_active = 1'),
       setActive: db.prepare<[string, string]>('UPDATE plans SET is_active = 1 WHERE session_id = ? AND id = ?'),
       deletePlan: db.prepare<[string, string]>('DELETE FROM plans WHERE session_id = ? AND id = ?'),

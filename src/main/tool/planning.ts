@@ -35,7 +35,10 @@ export const PlanningParameters = z.object({
       'for each step, the 0-based indices of earlier steps it needs (create, update). [] = independent; omitted = after all earlier steps',
     ),
   step_index: z.number().int().optional().describe('0-based index of the step (mark_step)'),
-  step_status: z.string().optional().describe(`new status of the step (mark_step): ${PLAN_STEP_STATUSES.join(', ')}`),
+  step_status: z
+    .string()
+    .optional()
+    .describe(`new status of the step (mark_step): ${PLAN_STEP_STATUSES.join(', ')}`),
   step_notes: z.string().optional().describe('notes for the step (mark_step)'),
 });
 export type PlanningArguments = z.infer<typeof PlanningParameters>;

@@ -22,7 +22,9 @@ export function flowCommand(): Command {
   return new Command('flow')
     .description('plan a task and carry out its steps with several agents (planning flow or Plan-Act)')
     .argument('<task...>', 'what to do')
-    .addOption(new Option('--mode <mode>', 'how to plan and execute').choices(['planning', 'plan-act']).default('planning'))
+    .addOption(
+      new Option('--mode <mode>', 'how to plan and execute').choices(['planning', 'plan-act']).default('planning'),
+    )
     .option('--agents <names>', 'comma-separated agents the flow may use (e.g. manus,data_analysis,swe,browser)')
     .option('--parallel <n>', 'run up to n independent steps at the same time', positiveInt)
     .option('--json', 'print events as NDJSON on stdout (one event per line)')
