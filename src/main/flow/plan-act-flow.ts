@@ -89,12 +89,11 @@ export class PlanActFlow extends BaseFlow {
 
   private async executeStep(plan: Plan, step: PlanStep): Promise<StepRun> {
     const agentName = this.primary;
-    this.plans.updateStep(this.sessionId, plan.id, step.index, {
+    const running = this.plans.updateStep(this.sessionId, plan.id, step.index, {
       status: 'in_progress',
       agent: agentName,
       addRun: true,
     });
-    const running = this.plans.require(this.sessionId, plan.id);
     this.emitStep('started', running, step.index, { agent: agentName });
     this.emitPlan('updated', running);
     const since = Date.now();
@@ -115,15 +114,14 @@ export class PlanActFlow extends BaseFlow {
     } catch (error) {
       if (this.deadline.aborted) {
         // cut off mid-step: pending again, so a resumed turn runs it again
-        this.plans.updateStep(this.sessionId, plan.id, step.index, { status: 'not_started' });
-        this.emitPlan('updated', this.plans.require(this.sessionId, plan.id));
+        this.emitPlan('updated', this.plans.updateStep(this.sessionId, plan.id, step.index, { status: 'not_started' }));
         throw error;
       }
       report = { success: false, result: '', attachments: [] };
       this.plans.updateStep(this.sessionId, plan.id, step.index, { error: describeError(error).message });
     }
     const attachments = [...new Set([...report.attachments, ...filesChangedSince(this.run.session.workspace, since)])];
-    this.plans.updateStep(this.sessionId, plan.id, step.index, {
+    const settled = this.plans.updateStep(this.sessionId, plan.id, step.index, {
       status: report.success ? 'completed' : 'blocked',
       result: report.result,
       notes: report.result,
@@ -131,7 +129,6 @@ export class PlanActFlow extends BaseFlow {
       attachments,
       ...(report.success || report.result ? {} : { error: 'The step failed without a result.' }),
     });
-    const settled = this.plans.require(this.sessionId, plan.id);
     this.emitStep(report.success ? 'completed' : 'failed', settled, step.index, {
       agent: agentName,
       result: report.result,

@@ -133,7 +133,7 @@ export class PlanningFlow extends BaseFlow {
       if (executions >= this.options.stepLimit) return 'step_limit';
       const chosen = batch.slice(0, this.options.stepLimit - executions);
       executions += chosen.length;
-      const settled = await Promise.allSettled(chosen.map((index) => this.executeStep(planId, index)));
+      const settled = await Promise.allSettled(chosen.map((index) => this.executeStep(plan, index)));
       const outcomes: StepOutcome[] = [];
       for (const result of settled) {
         if (result.status === 'rejected') {
@@ -146,16 +146,15 @@ export class PlanningFlow extends BaseFlow {
     }
   }
 
-  private async executeStep(planId: string, index: number): Promise<StepOutcome> {
-    const before = this.plans.require(this.sessionId, planId);
+  private async executeStep(before: Plan, index: number): Promise<StepOutcome> {
+    const planId = before.id;
     const step = before.steps[index];
     const agentName = executorFor(step.text, this.options.agents, this.primary);
-    this.plans.updateStep(this.sessionId, planId, index, {
+    const plan = this.plans.updateStep(this.sessionId, planId, index, {
       status: 'in_progress',
       agent: agentName,
       addRun: true,
     });
-    const plan = this.plans.require(this.sessionId, planId);
     this.emitStep('started', plan, index, { agent: agentName });
     this.emitPlan('updated', plan);
     const agent = this.stepAgent(agentName, plan, index);
@@ -178,8 +177,7 @@ export class PlanningFlow extends BaseFlow {
     } catch (error) {
       if (this.deadline.aborted) {
         // cut off mid-step: the step is not done, and runs again when the flow continues
-        this.plans.updateStep(this.sessionId, planId, index, { status: 'not_started' });
-        this.emitPlan('updated', this.plans.require(this.sessionId, planId));
+        this.emitPlan('updated', this.plans.updateStep(this.sessionId, planId, index, { status: 'not_started' }));
         throw error;
       }
       return this.settleStep(
@@ -201,12 +199,11 @@ export class PlanningFlow extends BaseFlow {
     text: string,
     crashed = false,
   ): StepOutcome {
-    this.plans.updateStep(this.sessionId, planId, index, {
+    const plan = this.plans.updateStep(this.sessionId, planId, index, {
       status: ok ? 'completed' : 'blocked',
       notes: text,
       ...(ok ? { result: text, success: true } : { error: text, success: false }),
     });
-    const plan = this.plans.require(this.sessionId, planId);
     this.emitStep(ok ? 'completed' : crashed ? 'failed' : 'blocked', plan, index, { agent, result: text });
     this.emitPlan('updated', plan);
     return { index, ok, text };

@@ -1,4 +1,5 @@
 import type { PlanStepStatus } from '../../shared/events.js';
+import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from './database.js';
 import type { SessionStore } from './store-api.js';
 import { Store } from './store.js';
@@ -152,6 +153,7 @@ const flag = (value: boolean | undefined): number | null => (value === undefined
 /** Plans and their steps in SQLite, next to the session they belong to; every write is one transaction. */
 export class PlanStore {
   private readonly sql;
+  private readonly stepUpdates = new Map<string, Statement<unknown[]>>();
 
   constructor(private readonly db: SqliteDatabase) {
     this.sql = {
@@ -272,7 +274,8 @@ export class PlanStore {
     return this.require(sessionId, planId);
   }
 
-  updateStep(sessionId: string, planId: string, index: number, patch: StepPatch): PlanStep {
+  /** Changes one step; returns the whole plan as it is now. */
+  updateStep(sessionId: string, planId: string, index: number, patch: StepPatch): Plan {
     const columns: [string, unknown][] = [
       ['text', patch.text],
       ['status', patch.status],
@@ -285,21 +288,32 @@ export class PlanStore {
       ['depends_on_json', patch.dependsOn && JSON.stringify(patch.dependsOn)],
     ];
     const sets = columns.filter(([, value]) => value !== undefined && value !== null);
-    const assignments = [...sets.map(([column]) => `${column} = ?`), 'updated_at = ?'];
-    if (patch.addRun) assignments.push('runs = runs + 1');
     const now = Date.now();
-    const row = this.db.transaction(() => {
-      const updated = this.db
-        .prepare<unknown[], StepRow>(
-          `UPDATE plan_steps SET ${assignments.join(', ')} WHERE session_id = ? AND plan_id = ? AND idx = ?
-           RETURNING ${STEP_COLUMNS}`,
-        )
-        .get(...sets.map(([, value]) => value), now, sessionId, planId, index);
-      if (updated) this.sql.touchPlan.run(now, sessionId, planId);
-      return updated;
+    const changed = this.db.transaction(() => {
+      const result = this.stepUpdate(
+        sets.map(([column]) => column),
+        Boolean(patch.addRun),
+      ).run(...sets.map(([, value]) => value), now, sessionId, planId, index);
+      if (result.changes > 0) this.sql.touchPlan.run(now, sessionId, planId);
+      return result.changes > 0;
     })();
-    if (!row) throw new Error(`Plan "${planId}" has no step ${index}.`);
-    return stepFromRow(row);
+    if (!changed) throw new Error(`Plan "${planId}" has no step ${index}.`);
+    return this.require(sessionId, planId);
+  }
+
+  /** One prepared statement per set of changed columns: flows repeat the same few shapes on every step. */
+  private stepUpdate(columns: string[], addRun: boolean): Statement<unknown[]> {
+    const key = `${columns.join(',')}|${addRun}`;
+    let statement = this.stepUpdates.get(key);
+    if (!statement) {
+      const assignments = [...columns.map((column) => `${column} = ?`), 'updated_at = ?'];
+      if (addRun) assignments.push('runs = runs + 1');
+      statement = this.db.prepare<unknown[]>(
+        `UPDATE plan_steps SET ${assignments.join(', ')} WHERE session_id = ? AND plan_id = ? AND idx = ?`,
+      );
+      this.stepUpdates.set(key, statement);
+    }
+    return statement;
   }
 
   delete(sessionId: string, planId: string): void {

@@ -158,11 +158,11 @@ function markStep(plans: PlanStore, sessionId: string, args: PlanningArguments):
   if (step.status === 'completed' && changes) {
     throw new PlanningError(`Step ${index} is completed; completed steps do not change.`);
   }
-  plans.updateStep(sessionId, plan.id, index, {
+  const updated = plans.updateStep(sessionId, plan.id, index, {
     ...(status !== undefined ? { status } : {}),
     ...(args.step_notes !== undefined ? { notes: args.step_notes } : {}),
   });
-  return `Step ${index} updated in plan ${plan.id}.\n\n${planText(plans.require(sessionId, plan.id))}`;
+  return `Step ${index} updated in plan ${plan.id}.\n\n${planText(updated)}`;
 }
 
 /** Runs one planning command for a session; errors come back as readable text. */
