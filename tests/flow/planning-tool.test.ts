@@ -35,7 +35,7 @@ async function planning(ctx: TestToolContext, args: unknown) {
 describe('PlanningTool', () => {
   it('creates a plan in SQLite and renders it in the plan text form', async () => {
     const ctx = setup();
-    expect(appliedVersions(store.db)).toContain(2);
+    expect(appliedVersions(store.db)).toContain(3);
     const created = await planning(ctx, {
       command: 'create',
       plan_id: 'p1',
