@@ -11,7 +11,10 @@ const SUMMARY_AGENT_STEPS = 3;
 export function completedResults(plan: Plan): string {
   return plan.steps
     .filter((step) => step.status === 'completed' && step.notes)
-    .map((step) => `Step ${step.index} (${step.text}):\n${step.notes}`)
+    .map(
+      (step) =>
+        `Step ${step.index} (${step.text}):\n${step.notes}${step.attachments.length ? `\nFiles: ${step.attachments.join(', ')}` : ''}`,
+    )
     .join('\n\n');
 }
 

@@ -20,6 +20,7 @@ import {
   stepPrompt,
 } from './flow-prompts.js';
 import { planText } from './plan-text.js';
+import { filesChangedSince } from './workspace-changes.js';
 import { executorFor } from './step-tags.js';
 import { hasOpenSteps, prerequisitesOf, runnableSteps } from './step-selection.js';
 
@@ -164,47 +165,48 @@ export class PlanningFlow extends BaseFlow {
       text: step.text,
       earlierNotes: earlierNotes(plan, index),
     });
+    const settle = { planId, index, agent: agentName, since: Date.now() };
     try {
       const outcome = await agent.run(prompt, { signal: this.deadline });
-      if (outcome.outcome === 'success') return this.settleStep(planId, index, agentName, true, outcome.text);
-      return this.settleStep(
-        planId,
-        index,
-        agentName,
-        false,
-        `${agentName} stopped (${outcome.outcome}): ${outcome.text}`,
-      );
+      if (outcome.outcome === 'success') return this.settleStep({ ...settle, ok: true, text: outcome.text });
+      return this.settleStep({
+        ...settle,
+        ok: false,
+        text: `${agentName} stopped (${outcome.outcome}): ${outcome.text}`,
+      });
     } catch (error) {
       if (this.deadline.aborted) {
         // cut off mid-step: the step is not done, and runs again when the flow continues
         this.emitPlan('updated', this.plans.updateStep(this.sessionId, planId, index, { status: 'not_started' }));
         throw error;
       }
-      return this.settleStep(
-        planId,
-        index,
-        agentName,
-        false,
-        `${agentName} failed: ${describeError(error).message}`,
-        true,
-      );
+      return this.settleStep({
+        ...settle,
+        ok: false,
+        text: `${agentName} failed: ${describeError(error).message}`,
+        crashed: true,
+      });
     }
   }
 
-  private settleStep(
-    planId: string,
-    index: number,
-    agent: string,
-    ok: boolean,
-    text: string,
-    crashed = false,
-  ): StepOutcome {
+  /** Records how a step ended, with the workspace files written while it ran. */
+  private settleStep(settled: {
+    planId: string;
+    index: number;
+    agent: string;
+    since: number;
+    ok: boolean;
+    text: string;
+    crashed?: boolean;
+  }): StepOutcome {
+    const { planId, index, agent, ok, text } = settled;
     const plan = this.plans.updateStep(this.sessionId, planId, index, {
       status: ok ? 'completed' : 'blocked',
       notes: text,
+      attachments: filesChangedSince(this.run.session.workspace, settled.since),
       ...(ok ? { result: text, success: true } : { error: text, success: false }),
     });
-    this.emitStep(ok ? 'completed' : crashed ? 'failed' : 'blocked', plan, index, { agent, result: text });
+    this.emitStep(ok ? 'completed' : settled.crashed ? 'failed' : 'blocked', plan, index, { agent, result: text });
     this.emitPlan('updated', plan);
     return { index, ok, text };
   }
