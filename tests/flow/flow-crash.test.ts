@@ -120,6 +120,46 @@ describe('a flow killed with SIGKILL mid-step', () => {
   });
 });
 
+describe('manus resume in agent mode', () => {
+  it('continues an interrupted single-agent session through SessionService.resume', async () => {
+    let crashed = false;
+    llm.setScript((request) =>
+      crashed
+        ? finish(
+            `Resumed: ${JSON.stringify(request.body.messages).includes('Count the files') ? 'task kept' : 'task lost'}`,
+          )
+        : { fault: 'hang' },
+    );
+    const env = {
+      MANUS_DATA_DIR: dataDir,
+      MANUS_LLM_BASE_URL: llm.baseUrl,
+      MANUS_LLM_API_KEY: 'sk-test',
+      MANUS_LLM_MODEL: 'test-model',
+    };
+    const before = llm.chatRequests.length;
+    const child = spawnCli(['run', '--json', 'Count the files'], env);
+    child.stdin?.end();
+    let stdout = '';
+    child.stdout?.on('data', (chunk) => (stdout += chunk));
+    await until(() => llm.chatRequests.length > before && stdout.includes('"type":"session"'));
+    const exited = collect(child, 10_000);
+    child.kill('SIGKILL');
+    await exited;
+    crashed = true;
+    const sessionId = CoreEventSchema.parse(JSON.parse(stdout.split('\n')[0])).sessionId;
+    const resumed = await runCli(['resume', sessionId, '--json'], env);
+    expect(resumed.code).toBe(0);
+    const last = CoreEventSchema.parse(JSON.parse(resumed.stdout.trim().split('\n').at(-1)!));
+    expect(last).toMatchObject({ type: 'done', status: 'finished', result: 'Resumed: task kept' });
+  });
+
+  it('refuses an unknown session id with a readable error', async () => {
+    const resumed = await runCli(['resume', 'no-such-session'], { MANUS_DATA_DIR: dataDir });
+    expect(resumed.code).toBe(2);
+    expect(resumed.stderr).toContain('No session with id no-such-session.');
+  });
+});
+
 async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
   const start = Date.now();
   while (!condition()) {

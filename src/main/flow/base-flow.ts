@@ -61,6 +61,20 @@ export abstract class BaseFlow {
     return this.options.agents.includes(PRIMARY_AGENT) ? PRIMARY_AGENT : (this.options.agents[0] ?? PRIMARY_AGENT);
   }
 
+  /** The session's newest plan of a kind. */
+  protected latestPlan(kind: Plan['kind']): Plan | undefined {
+    return this.plans
+      .list(this.sessionId)
+      .filter((plan) => plan.kind === kind)
+      .at(-1);
+  }
+
+  /** A resumed turn whose plan had already been carried out and summarised: nothing is run again. */
+  protected alreadyDone(plan: Plan): FlowResult {
+    this.emitNotice('nothing_to_resume', `Plan "${plan.title}" was already finished; nothing was run again.`);
+    return { status: 'finished', result: plan.summary ?? '' };
+  }
+
   protected describeAgents(): AgentDescription[] {
     return this.options.agents.map((name) => ({
       name,

@@ -9,6 +9,7 @@ import { filesChangedSince } from './workspace-changes.js';
 
 /** how much of earlier turns and earlier steps the planner and executor see, per entry */
 const RESULT_LIMIT = 4000;
+const TIMEOUT_ENDING = 'The time limit was reached before every step was done.';
 
 interface StepRun {
   index: number;
@@ -26,30 +27,31 @@ export class PlanActFlow extends BaseFlow {
   );
 
   async execute(input: string): Promise<FlowResult> {
-    const resumable = this.run.resuming ? this.resumablePlan() : undefined;
+    const latest = this.run.resuming ? this.latestPlan('plan_act') : undefined;
+    if (latest?.status === 'completed' && latest.task === input) return this.alreadyDone(latest);
+    const resumable = latest && latest.status !== 'completed' ? latest : undefined;
     let plan = resumable ?? (await this.createPlan(input));
     if (resumable) {
-      const next = plan.steps.find((step) => step.status === 'not_started' || step.status === 'in_progress');
+      const next = openStep(plan);
       this.emitNotice('flow_resumed', next ? `Continuing from step ${next.key}: ${next.text}` : 'Finishing the plan.');
     }
     if (plan.steps.length === 0) return this.finishInfeasible(plan);
-    for (;;) {
-      const stop = this.stopReason();
-      if (stop) return this.finish(plan.id, 'The time limit was reached before every step was done.');
-      const next = plan.steps.find((step) => step.status === 'not_started' || step.status === 'in_progress');
-      if (!next) break;
-      const run = await this.executeStep(plan, next);
+    let executions = 0;
+    for (let next = openStep(plan); next; next = openStep(plan)) {
+      if (this.stopReason()) return this.finish(plan.id, TIMEOUT_ENDING);
+      if (executions++ >= this.options.stepLimit) {
+        return this.finish(plan.id, `The flow reached its limit of ${this.options.stepLimit} step runs.`);
+      }
+      let run: StepRun;
+      try {
+        run = await this.executeStep(plan, next);
+      } catch (error) {
+        if (this.stopReason()) return this.finish(plan.id, TIMEOUT_ENDING);
+        throw error;
+      }
       plan = await this.updateRemaining(plan.id, run);
     }
     return this.finish(plan.id, '');
-  }
-
-  resumablePlan(): Plan | undefined {
-    const latest = this.plans
-      .list(this.sessionId)
-      .filter((plan) => plan.kind === 'plan_act')
-      .at(-1);
-    return latest && latest.status !== 'completed' ? latest : undefined;
   }
 
   private async createPlan(task: string): Promise<Plan> {
@@ -198,6 +200,10 @@ export class PlanActFlow extends BaseFlow {
     this.say(text, 'planner');
     return { status: done && !failed ? 'finished' : 'failed', result: text };
   }
+}
+
+function openStep(plan: Plan): PlanStep | undefined {
+  return plan.steps.find((step) => step.status === 'not_started' || step.status === 'in_progress');
 }
 
 /** The plan as the Planner reads it, in its own vocabulary. */

@@ -42,19 +42,11 @@ interface StepOutcome {
  */
 export class PlanningFlow extends BaseFlow {
   async execute(input: string): Promise<FlowResult> {
-    const resumable = this.run.resuming ? this.resumablePlan() : undefined;
-    const plan = resumable ? this.reopen(resumable) : await this.createInitialPlan(input);
+    const latest = this.run.resuming ? this.latestPlan('planning') : undefined;
+    if (latest?.status === 'completed' && latest.task === input) return this.alreadyDone(latest);
+    const plan = latest && latest.status !== 'completed' ? this.reopen(latest) : await this.createInitialPlan(input);
     const stop = await this.executePlan(plan.id);
     return this.finish(plan.id, stop);
-  }
-
-  /** The session's newest planning plan that is not finished, if any. */
-  resumablePlan(): Plan | undefined {
-    const latest = this.plans
-      .list(this.sessionId)
-      .filter((plan) => plan.kind === 'planning')
-      .at(-1);
-    return latest && latest.status !== 'completed' ? latest : undefined;
   }
 
   /** Continuing: blocked steps get another try, a step cut off mid-run is run again, completed ones stay. */
