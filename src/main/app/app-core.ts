@@ -7,6 +7,8 @@ import { SessionMcp } from '../mcp/session-mcp.js';
 import { SessionService } from '../session/session-service.js';
 import type { SecretBox } from '../store/secrets.js';
 import type { SessionStore } from '../store/store-api.js';
+// registers the planning and plan_act modes (and their agents) with the session service
+import '../flow/index.js';
 
 export interface AppCoreOptions {
   dataDir: string;

@@ -7,8 +7,6 @@ import type { AppSettings } from '../config/settings.js';
 import { applyLlmOverrides, llmOverridesFromEnv, type LlmOverrides } from '../config/llm-overrides.js';
 import { createAppCore, type AppCore } from '../app/app-core.js';
 import { recoverDeadRuns } from '../session/run-markers.js';
-// registers the planning and plan_act modes (and their agents) with the session service
-import '../flow/index.js';
 
 export interface CliContext {
   dataDir: string;

@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { createCliSessionService, openCliContext } from '../cli-context.js';
+import { createCliCore, openCliContext } from '../cli-context.js';
 import { followRun } from '../run-session.js';
 import { checkAgents } from '../../flow/index.js';
 import { positiveInt } from './run.js';
@@ -40,7 +40,7 @@ export function flowCommand(): Command {
       const globals = command.optsWithGlobals<{ dataDir?: string }>();
       const context = openCliContext({ dataDir: globals.dataDir });
       try {
-        const service = createCliSessionService(context, {
+        const { service } = createCliCore(context, {
           llm: { model: options.model, baseUrl: options.baseUrl },
           humanAvailable: Boolean(process.stdin.isTTY),
           adjust: (settings) => ({

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { createCliSessionService, openCliContext } from '../cli-context.js';
+import { createCliCore, openCliContext } from '../cli-context.js';
 import { followRun } from '../run-session.js';
 
 /** `manus resume ID`: continues an interrupted, cancelled or failed session where it stopped (agent or flow). */
@@ -12,7 +12,7 @@ export function resumeCommand(): Command {
       const globals = command.optsWithGlobals<{ dataDir?: string }>();
       const context = openCliContext({ dataDir: globals.dataDir });
       try {
-        const service = createCliSessionService(context, { humanAvailable: Boolean(process.stdin.isTTY) });
+        const { service } = createCliCore(context, { humanAvailable: Boolean(process.stdin.isTTY) });
         process.exitCode = await followRun(service, () => service.resume(sessionId), { json: Boolean(options.json) });
       } finally {
         context.close();
