@@ -1,4 +1,4 @@
-import { chromium, type Browser, type LaunchOptions } from 'playwright';
+import type { Browser, LaunchOptions } from 'playwright';
 import type { BrowserSettings } from './browser-settings.js';
 import { findBrowserExecutable } from './find-browser-executable.js';
 
@@ -37,6 +37,8 @@ function configKey(settings: LaunchSettings): string {
 }
 
 async function startBrowser(settings: LaunchSettings): Promise<Browser> {
+  // loaded on first use: Playwright costs about half a second of start-up to every host that never browses
+  const { chromium } = await import('playwright');
   if (settings.cdpUrl) {
     try {
       return await chromium.connectOverCDP(settings.cdpUrl, { timeout: settings.launchTimeoutMs });
