@@ -181,3 +181,25 @@ describe('the web_search browser action', () => {
     expect(state).toContain('Title: One');
   });
 });
+
+describe('process lifetime', () => {
+  it('lets the process exit once the last session released its browser', async () => {
+    const script = new URL('./fixtures/browse-and-exit.ts', import.meta.url).pathname;
+    const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exitCode = await new Promise<number | null>((resolve) => {
+      const timer = setTimeout(() => {
+        child.kill();
+        resolve(null);
+      }, 30_000);
+      child.on('exit', (code) => {
+        clearTimeout(timer);
+        resolve(code);
+      });
+    });
+    expect(output).toContain('browsed');
+    expect(exitCode).toBe(0);
+  });
+});

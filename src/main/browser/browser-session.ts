@@ -43,10 +43,17 @@ export class BrowserSession {
     readonly context: BrowserContext,
     readonly settings: BrowserSettings,
     readonly workspace: string,
+    private readonly releaseBrowser: () => Promise<void>,
   ) {}
 
-  static async open(context: BrowserContext, settings: BrowserSettings, workspace: string): Promise<BrowserSession> {
-    const session = new BrowserSession(context, settings, workspace);
+  /** `releaseBrowser` is called once the context is closed (lets the shared browser close when idle). */
+  static async open(
+    context: BrowserContext,
+    settings: BrowserSettings,
+    workspace: string,
+    releaseBrowser: () => Promise<void>,
+  ): Promise<BrowserSession> {
+    const session = new BrowserSession(context, settings, workspace, releaseBrowser);
     context.setDefaultTimeout(settings.actionTimeoutMs);
     context.setDefaultNavigationTimeout(settings.navigationTimeoutMs);
     await context.addInitScript({ content: CLICK_LISTENER_TRACKER });
@@ -228,6 +235,7 @@ export class BrowserSession {
   async close(): Promise<void> {
     await this.settleDownloads().catch(() => undefined);
     await this.context.close().catch(() => undefined);
+    await this.releaseBrowser();
   }
 }
 
