@@ -61,7 +61,7 @@ async function measureActions(): Promise<Row[]> {
   const rows: Row[] = [];
   try {
     rows.push({
-      name: 'first action (context + page + state)',
+      name: 'first action (launch, context, page, state)',
       samples: [await timed(() => run({ action: 'go_to_url', url: server.url('/simple') }))],
     });
     const clickIndex = 1;
