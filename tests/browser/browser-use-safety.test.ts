@@ -216,6 +216,15 @@ describe('browser sessions', () => {
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
+  it('lists at most maxElements elements and says how many were left out', async () => {
+    server.route('/many', htmlPage([1, 2, 3, 4, 5].map((n) => `<button>Button ${n}</button>`).join(''), 'Many'));
+    const ctx = session({ settings: { browser: { maxElements: 2 } } });
+    const state = await actOk(ctx, { action: 'go_to_url', url: server.url('/many') });
+    expect(state).toContain('[2]<button>Button 2</button>');
+    expect(state).not.toContain('Button 3');
+    expect(state).toContain('… 3 more interactive elements not listed');
+  });
+
   it('says how to fix a missing browser binary', async () => {
     const ctx = session({ settings: { browser: { executablePath: '/nowhere/chrome' } } });
     const result = await act(ctx, { action: 'go_to_url', url: server.url('/article') });
