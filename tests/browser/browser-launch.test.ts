@@ -98,6 +98,11 @@ describe('connecting over CDP', () => {
     const state = await actOk(ctx, { action: 'go_to_url', url: server.url('/cdp') });
     expect(state).toContain('Title: Over CDP');
     expect(state).toContain('<button>Remote</button>');
+    // letting go of a browser the user runs only disconnects from it
+    await ctx.resources.disposeAll();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(chromium.exitCode).toBeNull();
+    expect(chromium.signalCode).toBeNull();
   });
 
   it('says how to fix an unreachable CDP URL', async () => {
