@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { extname, basename, join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { BrowserContext, Download, Locator, Page } from 'playwright';
+import type { BrowserContext, Dialog, Download, Locator, Page } from 'playwright';
 import type { BrowserSettings } from './browser-settings.js';
 import { CLICK_LISTENER_TRACKER } from './dom-index-script.js';
 import { indexPage, type PageState } from './page-state.js';
@@ -33,6 +33,8 @@ export class BrowserSession {
   private activeTabId: number | undefined;
   private pendingDownloads: Promise<DownloadOutcome>[] = [];
   private downloadsStarted = 0;
+  /** dialogs the pages showed since the last report, as notes for the model */
+  private dialogNotes: string[] = [];
   private contextClosed = false;
   /** the tail of the queue of actions; one runs at a time */
   private queue: Promise<unknown> = Promise.resolve();
@@ -76,6 +78,7 @@ export class BrowserSession {
       this.downloadsStarted++;
       this.pendingDownloads.push(this.saveDownload(download));
     });
+    page.on('dialog', (dialog) => void this.answerDialog(id, dialog));
     page.on('close', () => {
       this.tabs.delete(id);
       if (this.activeTabId === id) this.activeTabId = this.lastTabId();
@@ -199,6 +202,25 @@ export class BrowserSession {
   /** How many downloads began in this session, to tell whether an action started one. */
   get downloadCount(): number {
     return this.downloadsStarted;
+  }
+
+  /**
+   * Dialogs would block the page: alerts and confirms are accepted (the agent's click asked for what they
+   * confirm), prompts are dismissed since there is no text to give; each is reported once.
+   */
+  private async answerDialog(tabId: number, dialog: Dialog): Promise<void> {
+    const accept = dialog.type() !== 'prompt';
+    this.dialogNotes.push(
+      `Tab ${tabId} showed a ${dialog.type()} dialog ("${dialog.message().slice(0, 200)}"); it was ${accept ? 'accepted' : 'dismissed'}.`,
+    );
+    await (accept ? dialog.accept() : dialog.dismiss()).catch(() => undefined);
+  }
+
+  /** Dialogs answered since the last call. */
+  takeDialogNotes(): string[] {
+    const notes = this.dialogNotes;
+    this.dialogNotes = [];
+    return notes;
   }
 
   /** Waits for downloads started so far to land in the workspace and reports them once. */
