@@ -224,8 +224,8 @@ export class DockerSandbox implements Sandbox {
       await this.live.container.remove({ force: true }).catch(() => undefined);
       this.live = undefined;
     }
-    await requireEngine(this.options.docker);
-    const adopted = await this.adoptExisting();
+    // side by side: the engine check only adds its clearer error when the engine is down
+    const [, adopted] = await Promise.all([requireEngine(this.options.docker), this.adoptExisting()]);
     if (adopted) {
       notes.push(
         "[Reconnected to this session's existing sandbox container: the Python interpreter and shell were restarted, " +
@@ -259,9 +259,10 @@ export class DockerSandbox implements Sandbox {
 
   private async createContainer(onProgress?: ProgressListener): Promise<LiveContainer> {
     const { docker, sessionId, settings, identity, workspace } = this.options;
-    await ensureImage(docker, settings.image, onProgress);
-    await mkdir(workspace, { recursive: true });
-    await this.shareWithSandbox();
+    await Promise.all([
+      ensureImage(docker, settings.image, onProgress),
+      mkdir(workspace, { recursive: true }).then(() => this.shareWithSandbox()),
+    ]);
     onProgress?.('Starting the sandbox container');
     const container = await docker.createContainer(containerSpec(settings, sessionId, workspace, identity));
     try {
