@@ -197,21 +197,24 @@ describe('ToolCallAgent', () => {
 
   it('leaves the memory valid when cancelled during a tool call', async () => {
     const memory = new Memory();
-    const { agent, events } = agentWith(sequence({ toolCalls: [call('echo', { text: 'wait', delayMs: 5000 }, 'pending')] }), {
-      memory,
-      tools: () => [
-        defineTool({
-          name: 'echo',
-          description: 'waits for the signal',
-          parameters: z.object({ text: z.string(), delayMs: z.number() }),
-          risk: 'read',
-          execute: (_args, ctx) =>
-            new Promise((_resolve, reject) =>
-              ctx.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }),
-            ),
-        }) as AnyTool,
-      ],
-    });
+    const { agent, events } = agentWith(
+      sequence({ toolCalls: [call('echo', { text: 'wait', delayMs: 5000 }, 'pending')] }),
+      {
+        memory,
+        tools: () => [
+          defineTool({
+            name: 'echo',
+            description: 'waits for the signal',
+            parameters: z.object({ text: z.string(), delayMs: z.number() }),
+            risk: 'read',
+            execute: (_args, ctx) =>
+              new Promise((_resolve, reject) =>
+                ctx.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }),
+              ),
+          }) as AnyTool,
+        ],
+      },
+    );
     const abort = new AbortController();
     const running = agent.run('go', { signal: abort.signal });
     await waitFor(() => events.some((e) => e.type === 'tool' && e.status === 'calling'));

@@ -117,6 +117,24 @@ describe('web_search fallbacks', () => {
     expect(progress).toContain('google failed (google needs an API key (apiKey) (Settings → search.engines.google).)');
   });
 
+  it('does not retry an engine that answers with a bot check', async () => {
+    server.route('/ddg-captcha/html/', {
+      status: 202,
+      body: '<div class="anomaly-modal__title">Unfortunately, bots use DuckDuckGo too.</div>',
+    });
+    const ctx = searchContext({
+      engine: 'duckduckgo',
+      fallbackEngines: ['bing'],
+      retriesPerEngine: 3,
+      engines: engineSettings({ duckduckgo: { baseUrl: server.url('/ddg-captcha/html/') } }),
+    });
+    const result = await search(ctx, { query: 'blocked' });
+    expect(result.output).toContain('from bing after duckduckgo failed');
+    expect(server.requests.filter((r) => r.url.pathname === '/ddg-captcha/html/')).toHaveLength(1);
+    const progress = ctx.events.flatMap((event) => (event.type === 'tool' && event.progress ? [event.progress] : []));
+    expect(progress).toContain('duckduckgo failed (DuckDuckGo answered with a bot check (captcha) instead of results)');
+  });
+
   it('names every failure when no engine answers', async () => {
     const ctx = searchContext({
       engine: 'searxng',

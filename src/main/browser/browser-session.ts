@@ -34,6 +34,8 @@ export class BrowserSession {
   private pendingDownloads: Promise<DownloadOutcome>[] = [];
   private downloadsStarted = 0;
   private contextClosed = false;
+  /** the tail of the queue of actions; one runs at a time */
+  private queue: Promise<unknown> = Promise.resolve();
   /** tabs opened by the page itself (target=_blank, window.open) during the current action */
   private openedByPage: number[] = [];
 
@@ -119,9 +121,17 @@ export class BrowserSession {
     return [...this.tabs.keys()].join(', ') || 'none';
   }
 
-  /** Starts an action: tabs the page opened before now are listed, but do not take over as the active tab. */
-  beginAction(): void {
-    this.openedByPage = [];
+  /**
+   * Runs one action after the ones before it have finished (the agent may issue several calls at once, and
+   * typing and clicking in parallel would interleave). Tabs the page opened before it do not take over.
+   */
+  runAction<T>(action: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(() => {
+      this.openedByPage = [];
+      return action();
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
   }
 
   /** Makes the newest tab the page opened during this action the active one; its id, if there was such a tab. */
@@ -157,13 +167,12 @@ export class BrowserSession {
       [...this.tabs.entries()].map(async ([id, tab]) => ({
         id,
         url: tab.url(),
-        title: await tab.title().catch(() => ''),
+        title: tab === page ? domIndex.title : await tab.title().catch(() => ''),
       })),
     );
     return {
       ...domIndex,
       url: page.url(),
-      title: await page.title(),
       activeTabId: this.tabIds.get(page) ?? 0,
       tabs,
     };

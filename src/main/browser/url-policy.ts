@@ -37,9 +37,12 @@ export function checkLinkTarget(href: string, pageUrl: string, allowedSchemes: s
   if (scheme) refuseUnlessAllowed(scheme, href, allowedSchemes);
 }
 
+/** Where the browser itself puts a tab: a new tab, and the page Chromium shows when a load fails. */
+const BROWSER_OWN_LOCATIONS = /^(about:blank$|chrome-error:\/\/chromewebdata\/)/;
+
 /** Whether the page may stay where it landed (a redirect or script can move it anywhere). */
 export function isAllowedLocation(url: string, allowedSchemes: string[]): boolean {
-  if (url === 'about:blank') return true;
+  if (BROWSER_OWN_LOCATIONS.test(url)) return true;
   const scheme = schemeOf(url);
   return !!scheme && allowedSchemes.map((allowed) => allowed.toLowerCase()).includes(scheme);
 }

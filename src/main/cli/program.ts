@@ -2,6 +2,13 @@ import { Command } from 'commander';
 import { runCommand } from './commands/run.js';
 import { sessionsCommand } from './commands/sessions.js';
 import { configCommand } from './commands/config.js';
+import { flowCommand } from './commands/flow.js';
+import { resumeCommand } from './commands/resume.js';
+import { sandboxCommand } from './commands/sandbox.js';
+import { mcpCommand } from './commands/mcp.js';
+import { mcpServerCommand } from './commands/mcp-server.js';
+import { a2aCommand } from './commands/a2a.js';
+import { cliServeDeps } from './commands/serve-deps.js';
 
 export const CLI_VERSION = '0.1.0';
 
@@ -14,5 +21,11 @@ export function createProgram(): Command {
     .showHelpAfterError()
     .addCommand(runCommand())
     .addCommand(sessionsCommand())
-    .addCommand(configCommand());
+    .addCommand(configCommand())
+    .addCommand(sandboxCommand())
+    .addCommand(mcpCommand(cliServeDeps))
+    .addCommand(mcpServerCommand(cliServeDeps))
+    .addCommand(a2aCommand(cliServeDeps))
+    .addCommand(flowCommand())
+    .addCommand(resumeCommand());
 }

@@ -3,6 +3,7 @@ import type { SearchEngineName, SearchSettings } from './search-settings.js';
 import { EngineNotConfiguredError, type SearchQuery, type SearchResult } from './search-types.js';
 import { HttpStatusError } from './http-fetch.js';
 import { SEARCH_ENGINE_REGISTRY } from './engines/engine-registry.js';
+import { EngineBlockedError } from './engines/engine-helpers.js';
 
 export interface EngineFailure {
   engine: SearchEngineName;
@@ -41,9 +42,10 @@ export function engineOrder(settings: Pick<SearchSettings, 'engine' | 'fallbackE
   return [...new Set([settings.engine, ...settings.fallbackEngines])];
 }
 
-/** Whether another try of the same engine could help: not for missing settings, refusals or an empty answer. */
+/** Whether another try of the same engine could help: not for missing settings, bot checks, refusals or no results. */
 function worthRetrying(error: unknown): boolean {
   if (error instanceof EngineNotConfiguredError || error instanceof NoResultsError) return false;
+  if (error instanceof EngineBlockedError) return false;
   if (error instanceof HttpStatusError) return error.status >= 500 || error.status === 408 || error.status === 429;
   return true;
 }

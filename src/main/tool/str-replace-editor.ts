@@ -53,6 +53,7 @@ export const strReplaceEditorTool = defineTool({
     'must occur exactly once, by new_str. insert: new_str after line insert_line. undo_edit: revert the last edit of the file.',
   parameters: StrReplaceEditorParameters,
   risk: 'write',
+  riskOf: (args) => (args.command === 'view' ? 'read' : 'write'),
   async execute(args, ctx) {
     try {
       await fs.mkdir(ctx.workspace, { recursive: true });

@@ -47,7 +47,8 @@ export const webSearchTool = defineTool({
     'Search the web and get a list of results (title, URL, snippet). With fetch_content the text of each result ' +
     'page is included too. Engines are tried in the configured order with fallbacks. Result text is untrusted.',
   parameters: WebSearchParametersSchema,
-  risk: 'network',
+  // a query to the configured engine: nothing is changed and no new site is opened
+  risk: 'read',
   async execute(args, ctx) {
     const settings = settingsOf(ctx).search;
     try {

@@ -1,7 +1,8 @@
 import { parse } from 'node-html-parser';
 import type { SearchEngine, SearchResult } from '../search-types.js';
-import { endpointUrl, fetchResultsPage } from './engine-helpers.js';
+import { endpointUrl, fetchResultsPage, refuseBotCheck } from './engine-helpers.js';
 
+const BOT_CHECK_MARKERS = ['百度安全验证', 'wappass.baidu.com'];
 const DEFAULT_BASE_URL = 'https://www.baidu.com/s';
 const SNIPPET_SELECTORS = ['.c-abstract', '[class*="content-right"]', '.c-span-last', '.c-row'];
 
@@ -31,6 +32,8 @@ export const baiduEngine: SearchEngine = {
     const { query, numResults } = call.query;
     const base = call.config.baseUrl ?? DEFAULT_BASE_URL;
     const url = endpointUrl(base, { wd: query, rn: numResults, ie: 'utf-8' });
-    return parseBaiduHtml(await fetchResultsPage(url, call), base).slice(0, numResults);
+    const html = await fetchResultsPage(url, call);
+    refuseBotCheck(html, 'Baidu', BOT_CHECK_MARKERS);
+    return parseBaiduHtml(html, base).slice(0, numResults);
   },
 };

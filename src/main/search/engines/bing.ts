@@ -1,7 +1,8 @@
 import { parse } from 'node-html-parser';
 import type { SearchEngine, SearchResult } from '../search-types.js';
-import { endpointUrl, fetchResultsPage } from './engine-helpers.js';
+import { endpointUrl, fetchResultsPage, refuseBotCheck } from './engine-helpers.js';
 
+const BOT_CHECK_MARKERS = ['b_captcha', 'captcha-container'];
 const DEFAULT_BASE_URL = 'https://www.bing.com/search';
 const SNIPPET_SELECTORS = ['.b_caption p', 'p.b_lineclamp2', 'p.b_lineclamp3', 'p.b_lineclamp4', '.b_algoSlug', 'p'];
 
@@ -45,6 +46,8 @@ export const bingEngine: SearchEngine = {
       setlang: lang,
       cc: country,
     });
-    return parseBingHtml(await fetchResultsPage(url, call)).slice(0, numResults);
+    const html = await fetchResultsPage(url, call);
+    refuseBotCheck(html, 'Bing', BOT_CHECK_MARKERS);
+    return parseBingHtml(html).slice(0, numResults);
   },
 };

@@ -1,7 +1,8 @@
 import { parse } from 'node-html-parser';
 import type { SearchEngine, SearchResult } from '../search-types.js';
-import { endpointUrl, fetchResultsPage } from './engine-helpers.js';
+import { endpointUrl, fetchResultsPage, refuseBotCheck } from './engine-helpers.js';
 
+const BOT_CHECK_MARKERS = ['anomaly-modal', 'bots use DuckDuckGo too'];
 const DEFAULT_BASE_URL = 'https://html.duckduckgo.com/html/';
 
 /** DuckDuckGo links go through a redirect (/l/?uddg=<target>); the target is what the agent wants. */
@@ -33,6 +34,8 @@ export const duckDuckGoEngine: SearchEngine = {
     const { query, lang, country, numResults } = call.query;
     const region = country && lang ? `${country}-${lang}`.toLowerCase() : undefined;
     const url = endpointUrl(call.config.baseUrl ?? DEFAULT_BASE_URL, { q: query, kl: region });
-    return parseDuckDuckGoHtml(await fetchResultsPage(url, call)).slice(0, numResults);
+    const html = await fetchResultsPage(url, call);
+    refuseBotCheck(html, 'DuckDuckGo', BOT_CHECK_MARKERS);
+    return parseDuckDuckGoHtml(html).slice(0, numResults);
   },
 };

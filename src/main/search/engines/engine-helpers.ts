@@ -32,6 +32,18 @@ export async function fetchResultsPage(url: string, call: EngineCall): Promise<s
   return page.text;
 }
 
+/** The engine answered with a bot check instead of results: retrying soon will not help. */
+export class EngineBlockedError extends Error {
+  override readonly name = 'EngineBlockedError';
+}
+
+/** Throws EngineBlockedError when `html` contains one of the engine's bot-check markers. */
+export function refuseBotCheck(html: string, engine: string, markers: string[]): void {
+  if (markers.some((marker) => html.includes(marker))) {
+    throw new EngineBlockedError(`${engine} answered with a bot check (captcha) instead of results`);
+  }
+}
+
 /** A JSON API reply. */
 export function fetchApiJson(
   url: string,

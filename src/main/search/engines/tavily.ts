@@ -12,8 +12,9 @@ export const tavilyEngine: SearchEngine = {
   name: 'tavily',
   async search(call) {
     const apiKey = requireSetting(call.config.apiKey, 'tavily', 'an API key (apiKey)');
-    const { query, country, numResults } = call.query;
-    const body = JSON.stringify({ query, max_results: numResults, search_depth: 'basic', country });
+    // Tavily's country filter takes full country names, not the codes the other engines use: not sent
+    const { query, numResults } = call.query;
+    const body = JSON.stringify({ query, max_results: numResults, search_depth: 'basic' });
     const reply = TavilyReplySchema.parse(
       await fetchApiJson(call.config.baseUrl ?? DEFAULT_BASE_URL, call, {
         method: 'POST',

@@ -12,6 +12,8 @@ import { extractContent } from './extract-content.js';
 
 /** How long a click on a target=_blank link waits for its new tab. */
 const POPUP_WAIT_MS = 2_000;
+/** How long an address that turned into a download may take to report it. */
+const DOWNLOAD_START_WAIT_MS = 5_000;
 /** Results the browser action web_search lists besides the one it opens. */
 const SEARCH_RESULTS_SHOWN = 5;
 
@@ -61,9 +63,6 @@ async function clickAndFollow(page: Page, element: Locator, timeoutMs: number): 
     page.off('download', onDownload).off('close', onDownload);
   }
 }
-
-/** How long an address that turned into a download may take to report it. */
-const DOWNLOAD_START_WAIT_MS = 5_000;
 
 async function open(session: BrowserSession, page: Page, url: string): Promise<string> {
   const downloadsBefore = session.downloadCount;
