@@ -4,7 +4,7 @@ import { openStore } from '../../store/store.js';
 import { SessionService } from '../../session/session-service.js';
 import { createLlm } from '../../llm/client.js';
 import { pickTools } from '../../tool/builtin-tools.js';
-import { McpManager } from '../../mcp/mcp-manager.js';
+import { startProcessMcp } from '../../mcp/process-mcp.js';
 import { cliSettings } from '../cli-context.js';
 import type { A2aDeps } from './a2a.js';
 import type { McpServerDeps } from './mcp-server.js';
@@ -21,8 +21,12 @@ export const cliServeDeps: McpServerDeps & A2aDeps = {
   openStore,
   loadSettings: (data) => cliSettings({ ...data, close: () => undefined }, {}),
   createTaskService: (data, settings) => {
-    const mcp = new McpManager(join(data.dataDir, 'logs'));
-    const connected = mcp.apply(settings.mcp);
+    const mcp = startProcessMcp({
+      logDir: join(data.dataDir, 'logs'),
+      initial: settings.mcp,
+      store: data.store,
+      secrets: data.secrets,
+    });
     const service = new SessionService({
       store: data.store,
       dataDir: data.dataDir,
@@ -30,16 +34,16 @@ export const cliServeDeps: McpServerDeps & A2aDeps = {
       llmFactory: createLlm,
       // nobody watches a served run: the agent decides instead of asking
       humanAvailable: false,
-      extraTools: () => mcp.mcpTools(),
+      extraTools: () => mcp.tools(),
     });
     return {
+      ready: () => mcp.ready(),
       start: (request) => service.start(request),
       cancel: (sessionId) => service.cancel(sessionId),
       subscribe: (listener, sessionId) => service.subscribe(listener, sessionId),
       isRunning: (sessionId) => service.isRunning(sessionId),
       close: async () => {
         await service.close();
-        await connected.catch(() => undefined);
         await mcp.close();
       },
     };
