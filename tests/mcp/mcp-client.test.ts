@@ -178,6 +178,23 @@ describe('MCP client failures', () => {
     expect((await call(manager, 'mcp_everything_echo', { message: 'back again' })).output).toBe('Echo: back again');
   });
 
+  it('notices a remote server that went away and reconnects when it is back', async () => {
+    const first = await startEverythingHttp('streamableHttp');
+    const { manager } = await startManager({ remote: { type: 'http', url: `http://127.0.0.1:${first.port}/mcp` } });
+    expect(manager.status('remote')?.status).toBe('connected');
+    await first.stop();
+
+    const failed = await call(manager, 'mcp_remote_echo', { message: 'hello?' });
+    expect(failed.error).toMatch(/MCP tool "echo" on server "remote" failed: /);
+    await waitFor(() => manager.status('remote')?.status !== 'connected', 15_000, 'the outage to be noticed');
+    expect(manager.status('remote')?.error).toBeTruthy();
+
+    const second = await startEverythingHttp('streamableHttp', first.port);
+    httpServers.push(second);
+    await waitFor(() => manager.status('remote')?.status === 'connected', 30_000, 'reconnect');
+    expect((await call(manager, 'mcp_remote_echo', { message: 'back' })).output).toBe('Echo: back');
+  });
+
   it('cancels a call when the run is aborted, leaving the server usable', async () => {
     const { manager } = await startManager({ everything: everythingStdio });
     const ctx = createToolContext();

@@ -139,6 +139,8 @@ export class McpServerConnection {
           `MCP server "${this.name}" stopped during the call to "${tool}" (${error.message}); it is being restarted, try again shortly.`,
         );
       }
+      // a transport failure (not an answer from the server) may mean the server is gone: check, reconnect if so
+      if (!(error instanceof McpError)) void this.restartIfUnresponsive();
       return toolError(`MCP tool "${tool}" on server "${this.name}" failed: ${messageOf(error)}`);
     } finally {
       options.signal?.removeEventListener('abort', forwardAbort);
