@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { applyMigrations, appliedVersions, databaseFile, openDatabase } from '../../src/main/store/database.js';
@@ -20,7 +21,7 @@ describe('migrations', () => {
   it('001 creates the tables, search index and triggers on a fresh database, with WAL and foreign keys on', () => {
     const db = openDatabase(tempDir());
     try {
-      expect(appliedVersions(db)).toEqual([1]);
+      expect(appliedVersions(db)).toEqual(MIGRATIONS.map((m) => m.version));
       expect(tableNames(db)).toEqual(
         expect.arrayContaining([
           'sessions',
@@ -63,6 +64,19 @@ describe('migrations', () => {
     }
   });
 
+  it.runIf(process.platform !== 'win32')('creates the database and its WAL readable by the user only', () => {
+    const dataDir = tempDir();
+    const db = openDatabase(dataDir);
+    try {
+      db.prepare(`INSERT INTO settings (key, json) VALUES ('k', '1')`).run();
+      for (const suffix of ['', '-wal', '-shm']) {
+        expect(fs.statSync(databaseFile(dataDir) + suffix).mode & 0o777).toBe(0o600);
+      }
+    } finally {
+      db.close();
+    }
+  });
+
   it('re-opening an existing database applies nothing again and keeps its rows', () => {
     const dataDir = tempDir();
     const first = openDatabase(dataDir);
@@ -70,7 +84,7 @@ describe('migrations', () => {
     first.close();
     const again = openDatabase(dataDir);
     try {
-      expect(appliedVersions(again)).toEqual([1]);
+      expect(appliedVersions(again)).toEqual(MIGRATIONS.map((m) => m.version));
       expect(applyMigrations(again, MIGRATIONS)).toEqual([]);
       expect(again.prepare(`SELECT json FROM settings WHERE key = 'theme'`).pluck().get()).toBe('"dark"');
     } finally {
@@ -97,15 +111,17 @@ describe('migrations', () => {
     const dataDir = tempDir();
     openDatabase(dataDir).close();
     const broken: Migration = {
-      version: 2,
+      version: MIGRATIONS.length + 1,
       name: 'half done',
       sql: 'CREATE TABLE half (x INTEGER); INSERT INTO no_such_table VALUES (1);',
     };
-    expect(() => openDatabase(dataDir, [...MIGRATIONS, broken])).toThrow(/migration 2 \(half done\) failed/);
+    expect(() => openDatabase(dataDir, [...MIGRATIONS, broken])).toThrow(
+      new RegExp(`migration ${MIGRATIONS.length + 1} \\(half done\\) failed`),
+    );
     const db = new Database(databaseFile(dataDir));
     try {
       expect(tableNames(db)).not.toContain('half');
-      expect(appliedVersions(db)).toEqual([1]);
+      expect(appliedVersions(db)).toEqual(MIGRATIONS.map((m) => m.version));
     } finally {
       db.close();
     }
@@ -118,9 +134,8 @@ describe('migrations', () => {
     expect(() => openDatabase(dataDir)).toThrow(/schema version 99, newer than this program knows/);
   });
 
-  it('names the file when it is not a database', async () => {
+  it('names the file when it is not a database', () => {
     const dataDir = tempDir();
-    const fs = await import('node:fs');
     fs.writeFileSync(databaseFile(dataDir), 'this is not sqlite, just text that is long enough to have a header');
     expect(() => openDatabase(dataDir)).toThrow(new RegExp(`Cannot open the database .*manus\\.db`));
   });

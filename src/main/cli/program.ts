@@ -2,6 +2,8 @@ import { Command } from 'commander';
 import { runCommand } from './commands/run.js';
 import { sessionsCommand } from './commands/sessions.js';
 import { configCommand } from './commands/config.js';
+import { flowCommand } from './commands/flow.js';
+import { resumeCommand } from './commands/resume.js';
 import { sandboxCommand } from './commands/sandbox.js';
 import { mcpCommand } from './commands/mcp.js';
 import { mcpServerCommand } from './commands/mcp-server.js';
@@ -23,5 +25,7 @@ export function createProgram(): Command {
     .addCommand(sandboxCommand())
     .addCommand(mcpCommand(cliServeDeps))
     .addCommand(mcpServerCommand(cliServeDeps))
-    .addCommand(a2aCommand(cliServeDeps));
+    .addCommand(a2aCommand(cliServeDeps))
+    .addCommand(flowCommand())
+    .addCommand(resumeCommand());
 }
