@@ -10,7 +10,6 @@ import { cliServeDeps } from '../../src/main/cli/commands/serve-deps.js';
 import { taskRunnerFor } from '../../src/main/mcp/server/task-service.js';
 import { sequence, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js';
 import { EVERYTHING_ENTRY } from './support/reference-servers.js';
-import { MCP_SETTINGS_POLL_MS } from '../../src/main/mcp/process-mcp.js';
 
 const call = (name: string, args: unknown) => ({ name, arguments: JSON.stringify(args) });
 const finish = (text: string) => ({ text, toolCalls: [call('terminate', { status: 'success' })] });
@@ -24,8 +23,8 @@ function toolNamesOf(request: FakeLlm['chatRequests'][number]): string[] {
   return (request.body.tools ?? []).map((tool: { function: { name: string } }) => tool.function.name);
 }
 
-describe('the agent with MCP servers (served session service)', () => {
-  it('offers MCP tools with their schema, runs them, and follows settings changed by `manus mcp` meanwhile', async () => {
+describe('the agent with MCP servers (served app core)', () => {
+  it('offers MCP tools with their schema, runs them, and a change saved by `manus mcp` meanwhile applies to the next task', async () => {
     const llm = await startFakeLlm();
     const dataDir = mkdtempSync(join(tmpdir(), 'manus-agent-mcp-'));
     const store = openStore(dataDir);
@@ -40,7 +39,7 @@ describe('the agent with MCP servers (served session service)', () => {
       defaultLlm: 'test',
       mcp: { servers: { everything: { type: 'stdio', command: 'node', args: [EVERYTHING_ENTRY, 'stdio'] } } },
     });
-    const service = cliServeDeps.createTaskService(data, cliServeDeps.loadSettings(data));
+    const service = cliServeDeps.createTaskService(data);
     cleanups.push(() => service.close());
     const runTask = taskRunnerFor(service);
     const run = (task: string) => runTask(task, { signal: new AbortController().signal, onProgress: () => undefined });
@@ -62,8 +61,6 @@ describe('the agent with MCP servers (served session service)', () => {
       ...current,
       servers: { ...current.servers, everything: { ...current.servers.everything, enabled: false } },
     }));
-    // the served process re-reads the saved settings every MCP_SETTINGS_POLL_MS
-    await new Promise((resolve) => setTimeout(resolve, MCP_SETTINGS_POLL_MS + 500));
     llm.setScript(sequence(finish('No MCP now.')));
     await run('Anything else?');
     expect(toolNamesOf(llm.chatRequests.at(-1)!).some((name) => name.startsWith('mcp_'))).toBe(false);

@@ -76,7 +76,6 @@ export class ManusAgentExecutor implements AgentExecutor {
       publishStatus(TaskState.TASK_STATE_REJECTED, 'The message has no text: say what the agent should do.');
       return;
     }
-    await this.service.ready?.();
     if (this.cancelRequested.delete(ids.taskId)) {
       publishStatus(TaskState.TASK_STATE_CANCELED, 'Cancelled before it started.');
       return;

@@ -5,8 +5,6 @@ const PROGRESS_TEXT_LIMIT = 200;
 
 /** The part of the SessionService that serving the agent to other programs (MCP `run_task`, A2A) relies on. */
 export interface TaskService {
-  /** resolves when the tools a task may use are in place (MCP servers connected or failed) */
-  ready?(): Promise<void>;
   start(request: { task: string; sessionId?: string }): {
     sessionId: string;
     done: Promise<{ sessionId: string; status: SessionStatus; result: string }>;
@@ -19,7 +17,6 @@ export interface TaskService {
 /** `run_task` over the session service: a new session per task, cancelled when the caller gives up. */
 export function taskRunnerFor(service: TaskService): TaskRunner {
   return async (task, { signal, onProgress }): Promise<TaskOutcome> => {
-    await service.ready?.();
     const { sessionId, done } = service.start({ task });
     const unsubscribe = service.subscribe((event) => {
       const line = progressLine(event);
