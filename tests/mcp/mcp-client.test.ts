@@ -97,6 +97,19 @@ describe('MCP client against server-everything', () => {
     expect(existsSync(join(logDir, 'mcp-everything.log'))).toBe(true);
   });
 
+  it('reports the progress of a long call as tool progress events', async () => {
+    const { manager } = await startManager({ everything: everythingStdio });
+    const ctx = createToolContext();
+    const tool = toolNamed(manager, 'mcp_everything_trigger-long-running-operation');
+    const result = await tool.execute({ duration: 1, steps: 2 }, ctx);
+    expect(result.output).toMatch(/Long running operation completed/);
+    const progress = ctx.events.flatMap((event) => (event.type === 'tool' && event.progress ? [event.progress] : []));
+    // the SDK may drop the last notification when the result arrives in the same read
+    expect(progress[0]).toBe('1/2');
+    expect(progress.every((line) => /^[12]\/2$/.test(line))).toBe(true);
+    expect(ctx.events[0]).toMatchObject({ type: 'tool', callId: ctx.callId, status: 'calling', name: tool.name });
+  });
+
   it('passes the configured env to a stdio server', async () => {
     const { manager } = await startManager({
       everything: { ...everythingStdio, env: { MANUS_PROBE: 'reached-the-server' } },
