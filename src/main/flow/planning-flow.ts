@@ -19,15 +19,15 @@ import {
   revisionPrompt,
   stepPrompt,
 } from './flow-prompts.js';
+import { clipNote } from './clip-note.js';
 import { planText } from './plan-text.js';
 import { filesChangedSince } from './workspace-changes.js';
 import { executorFor } from './step-tags.js';
 import { hasOpenSteps, prerequisitesOf, runnableSteps } from './step-selection.js';
 
-/** earlier steps' notes handed to a step are cut to this many characters each */
-const NOTE_LIMIT = 4000;
 /** how much of earlier turns' work a new plan sees */
 const EARLIER_PLANS = 3;
+const TITLE_LIMIT = 80;
 
 interface StepOutcome {
   index: number;
@@ -210,7 +210,7 @@ export class PlanningFlow extends BaseFlow {
     if (!hasBlocked && !hasOpenSteps(plan.steps)) return;
     const report = [...outcomes]
       .sort((a, b) => a.index - b.index)
-      .map((o) => `Step ${o.index} ${o.ok ? 'completed' : 'is blocked'}: ${clip(o.text, NOTE_LIMIT)}`)
+      .map((o) => `Step ${o.index} ${o.ok ? 'completed' : 'is blocked'}: ${clipNote(o.text)}`)
       .join('\n');
     let calls;
     try {
@@ -301,7 +301,7 @@ function earlierNotes(plan: Plan, index: number): string {
   const needed = new Set(prerequisitesOf(plan.steps[index]));
   return plan.steps
     .filter((step) => step.index < index && (needed.has(step.index) || step.status === 'completed') && step.notes)
-    .map((step) => `Step ${step.index} (${step.text}): ${clip(step.notes, NOTE_LIMIT)}`)
+    .map((step) => `Step ${step.index} (${step.text}): ${clipNote(step.notes)}`)
     .join('\n\n');
 }
 
@@ -313,16 +313,12 @@ function earlierWork(plans: Plan[]): string | undefined {
       [
         `Task: ${plan.task}`,
         planText(plan),
-        plan.summary ? `Result: ${clip(plan.summary, NOTE_LIMIT)}` : completedResults(plan),
+        plan.summary ? `Result: ${clipNote(plan.summary)}` : completedResults(plan),
       ].join('\n'),
     )
     .join('\n\n---\n\n');
 }
 
-function clip(text: string, limit: number): string {
-  return text.length > limit ? `${text.slice(0, limit)}…` : text;
-}
-
 function firstLine(text: string): string {
-  return clip(text.trim().split('\n')[0] ?? '', 80);
+  return clipNote(text.trim().split('\n')[0] ?? '', TITLE_LIMIT);
 }
