@@ -1,0 +1,56 @@
+import { memo } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ToolItem } from '../../state/session-view.js';
+import { toolKind, toolSummary } from '../../lib/tool-kind.js';
+import { formatDuration, imageSource } from '../../lib/format.js';
+import { ToolDetails } from '../../tool-views/ToolDetails.js';
+
+const KIND_ICONS = {
+  python: '🐍',
+  bash: '⌨',
+  file: '📄',
+  browser: '🌐',
+  search: '🔎',
+  mcp: '🔌',
+  plan: '🗺',
+  generic: '🛠',
+} as const;
+
+export const ToolCard = memo(function ToolCard({
+  item,
+  open,
+  onToggle,
+}: {
+  item: ToolItem;
+  open: boolean;
+  onToggle: (key: string) => void;
+}) {
+  const { t } = useTranslation();
+  const kind = toolKind(item.name);
+  const firstImage = item.images[0];
+  return (
+    <article className={`tool-card tool-${item.status} ${open ? 'open' : ''}`} data-tool={item.name} data-kind={kind}>
+      <button type="button" className="tool-card-head" aria-expanded={open} onClick={() => onToggle(item.key)}>
+        <span className="tool-icon" aria-hidden>
+          {KIND_ICONS[kind]}
+        </span>
+        <span className="tool-name">{item.name}</span>
+        <span className="tool-summary">{toolSummary(item.name, item.args)}</span>
+        {!open && firstImage ? <img className="tool-thumb" src={imageSource(firstImage)} alt="" /> : null}
+        <span className={`tool-status status-${item.status}`}>
+          {item.status === 'calling' ? <span className="spinner" aria-hidden /> : null}
+          {t(`tool.${item.status}`)}
+        </span>
+        <span className="tool-duration">{formatDuration(item.durationMs)}</span>
+        <span className="chevron" aria-hidden>
+          {open ? '▾' : '▸'}
+        </span>
+      </button>
+      {open ? (
+        <div className="tool-card-body">
+          <ToolDetails item={item} />
+        </div>
+      ) : null}
+    </article>
+  );
+});
