@@ -1,0 +1,233 @@
+import type OpenAI from 'openai';
+import { LlmConfigSchema, type LlmConfig, type LlmConfigInput } from '../config/llm-config.js';
+import type { AskOptions, AskToolOptions, ChatMessage, Llm, LlmReply, ToolChoice, ToolSpec } from './types.js';
+import { AttemptScope } from './attempt-scope.js';
+import { fitContext } from './context-fit.js';
+import { LlmError, isLlmError } from './errors.js';
+import { supportsVision } from './model-traits.js';
+import { createSdkClient, type SdkClientOptions } from './providers.js';
+import { requestBody } from './request-body.js';
+import { cancelledError, withRetry, type RetryTiming } from './retry.js';
+import { readCompletion, readStream, type RawReply } from './stream-reader.js';
+import { createTokenCounter, type TokenCounter } from './tokens.js';
+import { isToolsUnsupportedError, parseTextToolCalls, toTextToolMessages } from './tool-fallback.js';
+import { requestUsage } from './usage.js';
+import { withoutImages } from './vision.js';
+import { toWireMessages, toWireTools } from './wire-format.js';
+
+/** Our token count is for OpenAI tokenizers; other models count differently, so leave headroom. */
+const CONTEXT_SAFETY_SHARE = 0.92;
+/** After the server still says the context is too long, fit into this share of the budget. */
+const HARDER_SHRINK_SHARE = 0.6;
+/** The completion never takes more than this share of the context window. */
+const MAX_COMPLETION_SHARE = 0.5;
+
+export interface LlmClientOptions extends SdkClientOptions {
+  /** backoff timing (tests make it fast) */
+  retryTiming?: Partial<RetryTiming>;
+}
+
+interface ToolRequest {
+  tools: ToolSpec[];
+  toolChoice: ToolChoice;
+}
+
+function notify(options: AskOptions, code: string, text: string): void {
+  options.onNotice?.(code, text);
+}
+
+/** The one LLM client: any OpenAI-compatible provider through the openai SDK, with retries and context fitting. */
+export class LlmClient implements Llm {
+  readonly model: string;
+  readonly supportsVision: boolean;
+  private readonly sdk: OpenAI;
+  private readonly counter: TokenCounter;
+  /** false once the provider said the model cannot take tools (or the setting says so) */
+  private nativeTools: boolean;
+  private toolNoticeSent = false;
+
+  constructor(
+    readonly config: LlmConfig,
+    private readonly options: LlmClientOptions = {},
+  ) {
+    this.model = config.model;
+    this.supportsVision = supportsVision(config);
+    this.sdk = createSdkClient(config, options);
+    this.counter = createTokenCounter(config.model, { vision: this.supportsVision });
+    this.nativeTools = config.toolCalling !== false;
+  }
+
+  ask(messages: ChatMessage[], options: AskOptions = {}): Promise<LlmReply> {
+    return this.complete(messages, options);
+  }
+
+  askTool(messages: ChatMessage[], options: AskToolOptions): Promise<LlmReply> {
+    const toolChoice = options.toolChoice ?? 'auto';
+    return this.complete(messages, options, { tools: options.tools, toolChoice });
+  }
+
+  private async complete(messages: ChatMessage[], options: AskOptions, tools?: ToolRequest): Promise<LlmReply> {
+    if (options.signal?.aborted) throw cancelledError();
+    const prepared = this.imagesForModel(messages, options);
+    const wantsTools = tools !== undefined && tools.tools.length > 0;
+    if (wantsTools && !this.nativeTools) return this.completeWithTextTools(prepared, options, tools);
+    try {
+      return await this.request(prepared, options, wantsTools ? tools : undefined);
+    } catch (error) {
+      if (!wantsTools || !isLlmError(error) || !isToolsUnsupportedError(error)) throw error;
+      if (this.config.toolCalling === true) {
+        throw new LlmError('no_tool_support', `model ${this.model} does not support tool calling (${error.message})`, {
+          status: error.status,
+          cause: error,
+        });
+      }
+      this.nativeTools = false;
+      return this.completeWithTextTools(prepared, options, tools);
+    }
+  }
+
+  private imagesForModel(messages: ChatMessage[], options: AskOptions): ChatMessage[] {
+    if (this.supportsVision) return messages;
+    const { messages: stripped, dropped } = withoutImages(messages);
+    if (dropped > 0) {
+      notify(options, 'image_dropped', `${dropped} image(s) left out: model ${this.model} does not take images`);
+    }
+    return stripped;
+  }
+
+  /** Tools described in the system prompt; calls parsed from JSON in the reply. */
+  private async completeWithTextTools(
+    messages: ChatMessage[],
+    options: AskOptions,
+    tools: ToolRequest,
+  ): Promise<LlmReply> {
+    if (!this.toolNoticeSent) {
+      this.toolNoticeSent = true;
+      notify(
+        options,
+        'no_tool_support',
+        `Model ${this.model} does not support tool calling; tools are described in the prompt and calls read from JSON in its replies.`,
+      );
+    }
+    if (tools.toolChoice === 'none') return this.request(messages, options);
+    const rewritten = toTextToolMessages(messages, tools.tools, tools.toolChoice);
+    // the raw reply holds the JSON of the calls: hand only the prose to onDelta, once parsed
+    const reply = await this.request(rewritten, { ...options, onDelta: undefined });
+    const parsed = parseTextToolCalls(reply.text, tools.tools);
+    if (parsed.text) options.onDelta?.(parsed.text);
+    return {
+      ...reply,
+      text: parsed.text,
+      toolCalls: parsed.toolCalls,
+      finishReason: parsed.toolCalls.length ? 'tool_calls' : reply.finishReason,
+    };
+  }
+
+  private completionBudget(options: AskOptions): number {
+    const wanted = options.maxTokens ?? this.config.maxTokens;
+    return Math.max(1, Math.min(wanted, Math.floor(this.config.contextWindow * MAX_COMPLETION_SHARE)));
+  }
+
+  private async request(
+    messages: ChatMessage[],
+    options: AskOptions,
+    tools?: ToolRequest,
+    shrink = 1,
+  ): Promise<LlmReply> {
+    const maxTokens = this.completionBudget(options);
+    const toolTokens = tools ? this.counter.tools(tools.tools) : 0;
+    const budget = Math.floor((this.config.contextWindow - maxTokens - toolTokens) * CONTEXT_SAFETY_SHARE * shrink);
+    const fit = fitContext(messages, { budget, counter: this.counter });
+    if (!fit.fits) {
+      throw new LlmError(
+        'context_length',
+        `the conversation needs ${fit.tokens} tokens but model ${this.model} has room for ${budget} (contextWindow ${this.config.contextWindow}, maxTokens ${maxTokens}, tools ${toolTokens})`,
+      );
+    }
+    if (fit.shortenedOutputs > 0 || fit.droppedMessages > 0) {
+      notify(
+        options,
+        'context_fitted',
+        `Fitted the conversation into the context of ${this.model}: ${fit.shortenedOutputs} tool output(s) shortened, ${fit.droppedMessages} old message(s) left out.`,
+      );
+    }
+    const body = requestBody(this.config, {
+      messages: toWireMessages(fit.messages),
+      tools: tools ? toWireTools(tools.tools) : undefined,
+      toolChoice: tools?.toolChoice,
+      maxTokens,
+    });
+    const promptTokens = fit.tokens + toolTokens;
+    try {
+      return await withRetry(() => this.attempt(body, options, promptTokens), {
+        maxAttempts: this.config.maxAttempts,
+        signal: options.signal,
+        timing: this.options.retryTiming,
+        onRetry: (error, attempt, delayMs) =>
+          notify(
+            options,
+            'retrying',
+            `${error.message}; retrying in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt + 1} of ${this.config.maxAttempts}); a streamed reply starts over.`,
+          ),
+      });
+    } catch (error) {
+      if (shrink === 1 && isLlmError(error, 'context_length')) {
+        notify(
+          options,
+          'context_fitted',
+          `The server said the conversation is too long for ${this.model}; shrinking it harder.`,
+        );
+        return this.request(messages, options, tools, HARDER_SHRINK_SHARE);
+      }
+      throw error;
+    }
+  }
+
+  private async attempt(
+    body: ReturnType<typeof requestBody>,
+    options: AskOptions,
+    promptTokens: number,
+  ): Promise<LlmReply> {
+    const scope = new AttemptScope(options.signal, this.config.requestTimeoutMs, this.model);
+    let raw: RawReply;
+    try {
+      if (options.stream === false) {
+        raw = readCompletion(await scope.race(this.sdk.chat.completions.create(body, { signal: scope.signal })));
+      } else {
+        const stream = await scope.race(
+          this.sdk.chat.completions.create(
+            { ...body, stream: true, stream_options: { include_usage: true } },
+            { signal: scope.signal },
+          ),
+        );
+        raw = await scope.race(readStream(stream, { onDelta: options.onDelta, onProgress: scope.touch }));
+      }
+    } catch (error) {
+      throw scope.explain(error);
+    } finally {
+      scope.dispose();
+    }
+    if (!raw.sawChoice || (raw.text === '' && raw.toolCalls.length === 0)) {
+      throw new LlmError(
+        'empty_reply',
+        `model ${this.model} answered with ${raw.sawChoice ? 'an empty message' : 'no choices'}`,
+      );
+    }
+    const completionTokens =
+      this.counter.text(raw.text) +
+      raw.toolCalls.reduce((sum, call) => sum + this.counter.text(call.name + call.arguments), 0);
+    const usage = requestUsage(raw.serverUsage, { promptTokens, completionTokens }, this.config.pricing);
+    options.onUsage?.(usage, this.model);
+    return { text: raw.text, toolCalls: raw.toolCalls, usage, finishReason: raw.finishReason };
+  }
+}
+
+/** Build the client for a configured LLM; a bad or incomplete config is a clear LlmError. */
+export function createLlm(config: LlmConfigInput, options?: LlmClientOptions): LlmClient {
+  const parsed = LlmConfigSchema.safeParse(config);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'config'}: ${issue.message}`);
+    throw new LlmError('invalid_config', `invalid LLM settings: ${problems.join('; ')}`);
+  }
+  return new LlmClient(parsed.data, options);
+}

@@ -1,0 +1,170 @@
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+
+export const LLM_ERROR_CODES = [
+  'no_api_key',
+  'invalid_config',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'bad_request',
+  'context_length',
+  'rate_limited',
+  'server_error',
+  'network',
+  'timeout',
+  'cancelled',
+  'empty_reply',
+  'no_tool_support',
+] as const;
+export type LlmErrorCode = (typeof LLM_ERROR_CODES)[number];
+
+const HINTS: Record<LlmErrorCode, string> = {
+  no_api_key: 'Set the API key of this LLM in the settings (or MANUS_LLM_API_KEY / OPENAI_API_KEY for the CLI).',
+  invalid_config: 'Fix the LLM settings (provider, base URL, model).',
+  unauthorized: 'The API key was refused: check it in the LLM settings.',
+  forbidden: 'The key has no access to this model or endpoint: check the account, project or region.',
+  not_found: 'Check the model name and the base URL (it usually ends with /v1).',
+  bad_request: 'The provider refused the request: check the model settings (max tokens, model name).',
+  context_length: 'The conversation does not fit the model: raise contextWindow correctly or start a new session.',
+  rate_limited: 'The provider is rate limiting: wait a minute, lower the pace, or raise the limits of your plan.',
+  server_error: 'The provider had a server error: try again later or use another model.',
+  network: 'Could not reach the endpoint: check the base URL, that the server runs, and the network.',
+  timeout: 'The model did not answer in time: raise requestTimeoutMs or check the server.',
+  cancelled: 'The request was cancelled.',
+  empty_reply: 'The model answered with nothing: try again or use another model.',
+  no_tool_support: 'This model does not support tool calling: pick a model that does, or set toolCalling to false.',
+};
+
+/** Codes worth another attempt: the same request may succeed later. */
+export const RETRYABLE_CODES: ReadonlySet<LlmErrorCode> = new Set([
+  'rate_limited',
+  'server_error',
+  'network',
+  'timeout',
+  'empty_reply',
+]);
+
+export interface LlmErrorDetails {
+  status?: number;
+  /** milliseconds the server asked to wait before retrying */
+  retryAfterMs?: number;
+  /** attempts made before giving up */
+  attempts?: number;
+  cause?: unknown;
+  hint?: string;
+}
+
+/** Every failure of the LLM layer, with a code to branch on and a one-line hint for the user. */
+export class LlmError extends Error {
+  override readonly name = 'LlmError';
+  readonly code: LlmErrorCode;
+  readonly hint: string;
+  readonly status?: number;
+  readonly retryAfterMs?: number;
+  readonly attempts?: number;
+
+  constructor(code: LlmErrorCode, message: string, details: LlmErrorDetails = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.code = code;
+    this.hint = details.hint ?? HINTS[code];
+    this.status = details.status;
+    this.retryAfterMs = details.retryAfterMs;
+    this.attempts = details.attempts;
+  }
+
+  get retryable(): boolean {
+    return RETRYABLE_CODES.has(this.code);
+  }
+
+  /** A copy saying how many attempts were made. */
+  afterAttempts(attempts: number): LlmError {
+    const prefix = attempts > 1 ? `LLM request failed after ${attempts} attempts: ` : 'LLM request failed: ';
+    return new LlmError(this.code, prefix + this.message, {
+      status: this.status,
+      retryAfterMs: this.retryAfterMs,
+      attempts,
+      cause: this.cause,
+      hint: this.hint,
+    });
+  }
+}
+
+export function isLlmError(error: unknown, code?: LlmErrorCode): error is LlmError {
+  return error instanceof LlmError && (code === undefined || error.code === code);
+}
+
+const CONTEXT_LENGTH_PATTERN =
+  /context[_ ]length|maximum context|context window|too many tokens|prompt is too long|reduce the length|input is too long/i;
+
+export function isContextLengthMessage(text: string): boolean {
+  return CONTEXT_LENGTH_PATTERN.test(text);
+}
+
+/** Milliseconds from Retry-After (seconds or an HTTP date) or retry-after-ms; undefined when absent or unreadable. */
+export function parseRetryAfter(headers: Headers | undefined, now = Date.now()): number | undefined {
+  const millis = headers?.get('retry-after-ms');
+  if (millis && Number.isFinite(Number(millis))) return Math.max(0, Number(millis));
+  const value = headers?.get('retry-after')?.trim();
+  if (!value) return undefined;
+  if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+function codeForStatus(status: number, text: string): LlmErrorCode {
+  if (status === 401) return 'unauthorized';
+  if (status === 403) return 'forbidden';
+  if (status === 404) return 'not_found';
+  if (status === 408) return 'timeout';
+  if (status === 429) return 'rate_limited';
+  if (status >= 500) return 'server_error';
+  if (isContextLengthMessage(text)) return 'context_length';
+  return 'bad_request';
+}
+
+function describeStatus(code: LlmErrorCode, status: number): string {
+  switch (code) {
+    case 'rate_limited':
+      return `rate limited by the provider (HTTP ${status})`;
+    case 'server_error':
+      return `server error (HTTP ${status})`;
+    case 'unauthorized':
+      return `API key refused (HTTP ${status})`;
+    case 'forbidden':
+      return `access denied (HTTP ${status})`;
+    case 'not_found':
+      return `model or endpoint not found (HTTP ${status})`;
+    case 'context_length':
+      return `conversation too long for the model (HTTP ${status})`;
+    default:
+      return `request refused (HTTP ${status})`;
+  }
+}
+
+/** Turn whatever the SDK or the network threw into an LlmError (already-LlmErrors pass through). */
+export function toLlmError(error: unknown, model: string): LlmError {
+  if (error instanceof LlmError) return error;
+  if (error instanceof APIUserAbortError) return new LlmError('cancelled', 'request cancelled', { cause: error });
+  if (error instanceof APIConnectionTimeoutError) {
+    return new LlmError('timeout', `model ${model} did not answer in time`, { cause: error });
+  }
+  if (error instanceof APIConnectionError) {
+    const reason = error.cause instanceof Error ? error.cause.message : error.message;
+    return new LlmError('network', `could not reach the endpoint (${reason})`, { cause: error });
+  }
+  if (error instanceof APIError && typeof error.status === 'number') {
+    const serverText = error.message.replace(/^\d{3}\s*/, '');
+    const code = codeForStatus(error.status, `${error.code ?? ''} ${serverText}`);
+    return new LlmError(code, `${describeStatus(code, error.status)} for model ${model}: ${serverText}`, {
+      status: error.status,
+      retryAfterMs: parseRetryAfter(error.headers),
+      cause: error,
+    });
+  }
+  if (error instanceof APIError) {
+    return new LlmError('network', `the connection failed mid-reply (${error.message})`, { cause: error });
+  }
+  // undici and the SDK's stream reader throw plain errors when a socket dies mid-reply
+  const message = error instanceof Error ? error.message : String(error);
+  return new LlmError('network', `the connection failed mid-reply (${message})`, { cause: error });
+}

@@ -1,0 +1,70 @@
+import type {
+  ChatCompletionContentPart,
+  ChatCompletionFunctionTool,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
+import type { Image } from '../../shared/events.js';
+import type { ChatMessage, ToolSpec } from './types.js';
+
+function imagePart(image: Image): ChatCompletionContentPart {
+  return { type: 'image_url', image_url: { url: `data:${image.mimeType};base64,${image.data}` } };
+}
+
+function userContent(text: string, images: Image[]): string | ChatCompletionContentPart[] {
+  if (images.length === 0) return text;
+  return [...(text ? [{ type: 'text' as const, text }] : []), ...images.map(imagePart)];
+}
+
+/**
+ * Convert memory to the chat.completions format. Tool results cannot carry images, so images of a run of tool
+ * results follow it as one user message (placed after the run so no tool result is separated from its call).
+ */
+export function toWireMessages(messages: readonly ChatMessage[]): ChatCompletionMessageParam[] {
+  const wire: ChatCompletionMessageParam[] = [];
+  let pendingToolImages: Image[] = [];
+  const flushToolImages = () => {
+    if (pendingToolImages.length === 0) return;
+    wire.push({ role: 'user', content: userContent('Images returned by the tools above:', pendingToolImages) });
+    pendingToolImages = [];
+  };
+  for (const message of messages) {
+    if (message.role !== 'tool') flushToolImages();
+    const text = message.content ?? '';
+    switch (message.role) {
+      case 'system':
+        wire.push({ role: 'system', content: text });
+        break;
+      case 'user':
+        wire.push({ role: 'user', content: userContent(text, message.images ?? []) });
+        break;
+      case 'assistant':
+        wire.push({
+          role: 'assistant',
+          content: message.content ?? (message.toolCalls?.length ? null : ''),
+          ...(message.toolCalls?.length
+            ? {
+                tool_calls: message.toolCalls.map((call) => ({
+                  id: call.id,
+                  type: 'function' as const,
+                  function: { name: call.name, arguments: call.arguments },
+                })),
+              }
+            : {}),
+        });
+        break;
+      case 'tool':
+        wire.push({ role: 'tool', tool_call_id: message.toolCallId ?? '', content: text });
+        pendingToolImages.push(...(message.images ?? []));
+        break;
+    }
+  }
+  flushToolImages();
+  return wire;
+}
+
+export function toWireTools(tools: readonly ToolSpec[]): ChatCompletionFunctionTool[] {
+  return tools.map((tool) => ({
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+  }));
+}

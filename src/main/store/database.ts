@@ -1,0 +1,99 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { MIGRATIONS, type Migration } from './migrations/index.js';
+
+export const DATABASE_FILE_NAME = 'manus.db';
+const BUSY_TIMEOUT_MS = 5_000;
+// each checkpoint costs two fsyncs; every 10k pages (~40 MB of WAL) keeps them rare during bursts of appends
+const WAL_AUTOCHECKPOINT_PAGES = 10_000;
+// after a checkpoint the WAL file is cut back to this size instead of staying at its peak
+const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
+// negative: KiB; the FTS index and recent pages stay in memory
+const PAGE_CACHE_KIB = 32 * 1024;
+
+export type SqliteDatabase = Database.Database;
+
+export class DatabaseOpenError extends Error {
+  constructor(
+    readonly file: string,
+    cause: unknown,
+  ) {
+    super(`Cannot open the database ${file}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'DatabaseOpenError';
+  }
+}
+
+export function databaseFile(dataDir: string): string {
+  return path.join(dataDir, DATABASE_FILE_NAME);
+}
+
+/** Opens (creating if missing) `<dataDir>/manus.db` and brings its schema up to date. */
+export function openDatabase(dataDir: string, migrations: readonly Migration[] = MIGRATIONS): SqliteDatabase {
+  const file = databaseFile(dataDir);
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  let db: SqliteDatabase | undefined;
+  try {
+    db = new Database(file);
+    configure(db);
+    applyMigrations(db, migrations);
+    return db;
+  } catch (error) {
+    db?.close();
+    throw new DatabaseOpenError(file, error);
+  }
+}
+
+function configure(db: SqliteDatabase): void {
+  // WAL: readers never block the writer, and a committed transaction survives a killed process
+  db.pragma('journal_mode = WAL');
+  // in WAL, NORMAL syncs at checkpoints only: durable against process crashes, not against power loss
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
+  db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
+  db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
+}
+
+export function appliedVersions(db: SqliteDatabase): number[] {
+  const rows = db.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as { version: number }[];
+  return rows.map((row) => row.version);
+}
+
+/** Applies every migration newer than the database, each in its own transaction (all or nothing). */
+export function applyMigrations(db: SqliteDatabase, migrations: readonly Migration[]): number[] {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version    INTEGER PRIMARY KEY,
+    name       TEXT NOT NULL,
+    applied_at INTEGER NOT NULL
+  )`);
+  const applied = new Set(appliedVersions(db));
+  const known = new Set(migrations.map((migration) => migration.version));
+  const unknown = [...applied].filter((version) => !known.has(version));
+  if (unknown.length > 0) {
+    throw new Error(
+      `the database has schema version ${Math.max(...unknown)}, newer than this program knows; update Manus Desktop`,
+    );
+  }
+  const recordVersion = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+  const isApplied = db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').pluck();
+  const newlyApplied: number[] = [];
+  for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
+    if (applied.has(migration.version)) continue;
+    const apply = db.transaction(() => {
+      // re-checked under the write lock: another process opening the same file may have applied it meanwhile
+      if (isApplied.get(migration.version)) return false;
+      db.exec(migration.sql);
+      recordVersion.run(migration.version, migration.name, Date.now());
+      return true;
+    });
+    try {
+      if (apply.immediate()) newlyApplied.push(migration.version);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new Error(`migration ${migration.version} (${migration.name}) failed: ${reason}`, { cause: error });
+    }
+  }
+  return newlyApplied;
+}

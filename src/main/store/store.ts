@@ -1,0 +1,302 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import {
+  CoreEventSchema,
+  SessionModeSchema,
+  SessionStatusSchema,
+  UsageTotalsSchema,
+  type CoreEvent,
+  type SessionInfo,
+} from '../../shared/events.js';
+import { ChatMessageSchema, type ChatMessage } from '../llm/types.js';
+import { openDatabase, type SqliteDatabase } from './database.js';
+import { SessionSearch } from './session-search.js';
+import { SESSION_COLUMNS, sessionFromRow, type SessionRow } from './session-row.js';
+import { InvalidRecordError, SessionNotFoundError } from './store-errors.js';
+import type {
+  ListSessionsOptions,
+  NewSession,
+  SessionPatch,
+  SessionSearchHit,
+  SessionStore,
+  UnsequencedEvent,
+} from './store-api.js';
+
+const DEFAULT_SEARCH_LIMIT = 20;
+// SQLite reads a negative LIMIT as "no limit"
+const NO_LIMIT = -1;
+
+const NewSessionSchema = z.object({
+  id: z.string().min(1).optional(),
+  title: z.string(),
+  mode: SessionModeSchema,
+  model: z.string(),
+  workspace: z.string(),
+  status: SessionStatusSchema.optional(),
+});
+
+const SessionPatchSchema = z.object({
+  title: z.string().optional(),
+  status: SessionStatusSchema.optional(),
+  mode: SessionModeSchema.optional(),
+  model: z.string().optional(),
+  workspace: z.string().optional(),
+  usage: UsageTotalsSchema.optional(),
+});
+
+function describeIssues(error: z.ZodError): string {
+  return z.prettifyError(error).replaceAll('\n', '; ');
+}
+
+function isSqliteError(error: unknown, code: string): boolean {
+  return error instanceof Error && (error as { code?: unknown }).code === code;
+}
+
+function toJson(value: unknown, what: string): string {
+  const json = JSON.stringify(value);
+  if (json === undefined) throw new InvalidRecordError(what, 'the value cannot be written as JSON');
+  return json;
+}
+
+/** The SQLite-backed `SessionStore`: one writer per database file, statements prepared once. */
+export class Store implements SessionStore {
+  private readonly search: SessionSearch;
+  /** last seq written per session; seeded from MAX(seq) the first time a session is appended to */
+  private readonly lastSeq = new Map<string, number>();
+  private readonly sql;
+
+  constructor(readonly db: SqliteDatabase) {
+    this.search = new SessionSearch(db);
+    // messages a killed process queued but never indexed
+    this.search.indexQueue.flush();
+    this.sql = {
+      insertSession: db.prepare<[string, string, string, string, string, string, number, number], SessionRow>(
+        `INSERT INTO sessions (id, title, status, mode, model, workspace, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${SESSION_COLUMNS}`,
+      ),
+      getSession: db.prepare<[string], SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`),
+      listSessions: db.prepare<[number, number], SessionRow>(
+        `SELECT ${SESSION_COLUMNS} FROM sessions ORDER BY updated_at DESC, id LIMIT ? OFFSET ?`,
+      ),
+      listSessionsByStatus: db.prepare<[string, number, number], SessionRow>(
+        `SELECT ${SESSION_COLUMNS} FROM sessions WHERE status = ? ORDER BY updated_at DESC, id LIMIT ? OFFSET ?`,
+      ),
+      updateSession: db.prepare<Record<string, string | number | null>, SessionRow>(
+        `UPDATE sessions SET
+           title = coalesce(@title, title),
+           status = coalesce(@status, status),
+           mode = coalesce(@mode, mode),
+           model = coalesce(@model, model),
+           workspace = coalesce(@workspace, workspace),
+           prompt_tokens = coalesce(@promptTokens, prompt_tokens),
+           completion_tokens = coalesce(@completionTokens, completion_tokens),
+           total_tokens = coalesce(@totalTokens, total_tokens),
+           cost = CASE WHEN @hasUsage THEN @cost ELSE cost END,
+           updated_at = @now
+         WHERE id = @id RETURNING ${SESSION_COLUMNS}`,
+      ),
+      deleteSession: db.prepare<[string]>('DELETE FROM sessions WHERE id = ?'),
+      markInterrupted: db
+        .prepare<[number], string>(
+          `UPDATE sessions SET status = 'interrupted', updated_at = ? WHERE status = 'running' RETURNING id`,
+        )
+        .pluck(),
+      maxSeq: db.prepare<[string], number>('SELECT coalesce(max(seq), 0) FROM events WHERE session_id = ?').pluck(),
+      insertEvent: db.prepare<[string, number, string, number, string]>(
+        'INSERT INTO events (session_id, seq, type, ts, json) VALUES (?, ?, ?, ?, ?)',
+      ),
+      listEvents: db
+        .prepare<[string, number, number], string>(
+          'SELECT json FROM events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+        )
+        .pluck(),
+      nextMemoryIndex: db
+        .prepare<[string, string], number>(
+          'SELECT coalesce(max(idx) + 1, 0) FROM agent_memory WHERE session_id = ? AND agent = ?',
+        )
+        .pluck(),
+      insertMemory: db.prepare<[string, string, number, string]>(
+        'INSERT INTO agent_memory (session_id, agent, idx, json) VALUES (?, ?, ?, ?)',
+      ),
+      clearMemory: db.prepare<[string, string]>('DELETE FROM agent_memory WHERE session_id = ? AND agent = ?'),
+      loadMemory: db
+        .prepare<[string, string], string>(
+          'SELECT json FROM agent_memory WHERE session_id = ? AND agent = ? ORDER BY idx',
+        )
+        .pluck(),
+      getSetting: db.prepare<[string], string>('SELECT json FROM settings WHERE key = ?').pluck(),
+      setSetting: db.prepare<[string, string]>(
+        'INSERT INTO settings (key, json) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET json = excluded.json',
+      ),
+      deleteSetting: db.prepare<[string]>('DELETE FROM settings WHERE key = ?'),
+      listSettings: db.prepare<[], { key: string; json: string }>('SELECT key, json FROM settings ORDER BY key'),
+    };
+  }
+
+  createSession(session: NewSession): SessionInfo {
+    const parsed = NewSessionSchema.safeParse(session);
+    if (!parsed.success) throw new InvalidRecordError('session', describeIssues(parsed.error));
+    const { id = randomUUID(), title, status = 'idle', mode, model, workspace } = parsed.data;
+    const now = Date.now();
+    try {
+      const row = this.sql.insertSession.get(id, title, status, mode, model, workspace, now, now);
+      return sessionFromRow(row as SessionRow);
+    } catch (error) {
+      if (isSqliteError(error, 'SQLITE_CONSTRAINT_PRIMARYKEY')) {
+        throw new InvalidRecordError('session', `a session with id "${id}" already exists`);
+      }
+      throw error;
+    }
+  }
+
+  getSession(id: string): SessionInfo | undefined {
+    const row = this.sql.getSession.get(id);
+    return row && sessionFromRow(row);
+  }
+
+  listSessions(options: ListSessionsOptions = {}): SessionInfo[] {
+    const limit = options.limit ?? NO_LIMIT;
+    const offset = options.offset ?? 0;
+    const rows =
+      options.status === undefined
+        ? this.sql.listSessions.all(limit, offset)
+        : this.sql.listSessionsByStatus.all(options.status, limit, offset);
+    return rows.map(sessionFromRow);
+  }
+
+  updateSession(id: string, patch: SessionPatch): SessionInfo {
+    const parsed = SessionPatchSchema.safeParse(patch);
+    if (!parsed.success) throw new InvalidRecordError('session change', describeIssues(parsed.error));
+    const { title, status, mode, model, workspace, usage } = parsed.data;
+    const row = this.sql.updateSession.get({
+      id,
+      title: title ?? null,
+      status: status ?? null,
+      mode: mode ?? null,
+      model: model ?? null,
+      workspace: workspace ?? null,
+      promptTokens: usage?.promptTokens ?? null,
+      completionTokens: usage?.completionTokens ?? null,
+      totalTokens: usage?.totalTokens ?? null,
+      hasUsage: usage ? 1 : 0,
+      cost: usage?.cost ?? null,
+      now: Date.now(),
+    });
+    if (!row) throw new SessionNotFoundError(id);
+    return sessionFromRow(row);
+  }
+
+  /** Removes the session and, by cascade and triggers, its events, memory and search entries. Unknown ids are a no-op. */
+  deleteSession(id: string): void {
+    this.sql.deleteSession.run(id);
+    this.lastSeq.delete(id);
+  }
+
+  searchSessions(query: string, limit = DEFAULT_SEARCH_LIMIT): SessionSearchHit[] {
+    const hits: SessionSearchHit[] = [];
+    for (const match of this.search.search(query, limit)) {
+      const session = this.getSession(match.sessionId);
+      if (session) hits.push({ session, snippet: match.snippet });
+    }
+    return hits;
+  }
+
+  /** Call once at start-up, before this process runs anything: every `running` session belonged to a dead process. */
+  markRunningAsInterrupted(): string[] {
+    return this.sql.markInterrupted.all(Date.now());
+  }
+
+  appendEvent(event: UnsequencedEvent): CoreEvent {
+    const sessionId = event.sessionId;
+    const seq = (this.lastSeq.get(sessionId) ?? this.sql.maxSeq.get(sessionId) ?? 0) + 1;
+    const parsed = CoreEventSchema.safeParse({ ...event, ts: event.ts ?? Date.now(), seq });
+    if (!parsed.success) throw new InvalidRecordError(`${event.type} event`, describeIssues(parsed.error));
+    const stored = parsed.data;
+    try {
+      this.sql.insertEvent.run(sessionId, seq, stored.type, stored.ts, toJson(stored, 'event'));
+    } catch (error) {
+      if (isSqliteError(error, 'SQLITE_CONSTRAINT_FOREIGNKEY')) throw new SessionNotFoundError(sessionId);
+      if (isSqliteError(error, 'SQLITE_CONSTRAINT_PRIMARYKEY')) {
+        // another process appended to this session since the counter was seeded: reseed and take the next free seq
+        this.lastSeq.delete(sessionId);
+        return this.appendEvent(event);
+      }
+      throw error;
+    }
+    this.lastSeq.set(sessionId, seq);
+    this.search.indexQueue.noteAppended(stored);
+    return stored;
+  }
+
+  listEvents(sessionId: string, options: { afterSeq?: number; limit?: number } = {}): CoreEvent[] {
+    const rows = this.sql.listEvents.all(sessionId, options.afterSeq ?? 0, options.limit ?? NO_LIMIT);
+    return rows.map((json) => JSON.parse(json) as CoreEvent);
+  }
+
+  appendMemory(sessionId: string, agent: string, messages: ChatMessage[]): void {
+    const rows = this.memoryRows(messages);
+    this.db.transaction(() => {
+      const first = this.sql.nextMemoryIndex.get(sessionId, agent) ?? 0;
+      this.insertMemoryRows(sessionId, agent, first, rows);
+    })();
+  }
+
+  replaceMemory(sessionId: string, agent: string, messages: ChatMessage[]): void {
+    const rows = this.memoryRows(messages);
+    this.db.transaction(() => {
+      this.sql.clearMemory.run(sessionId, agent);
+      this.insertMemoryRows(sessionId, agent, 0, rows);
+    })();
+  }
+
+  loadMemory(sessionId: string, agent: string): ChatMessage[] {
+    return this.sql.loadMemory.all(sessionId, agent).map((json) => JSON.parse(json) as ChatMessage);
+  }
+
+  getSetting<T = unknown>(key: string): T | undefined {
+    const json = this.sql.getSetting.get(key);
+    return json === undefined ? undefined : (JSON.parse(json) as T);
+  }
+
+  setSetting(key: string, value: unknown): void {
+    this.sql.setSetting.run(key, toJson(value, `setting "${key}"`));
+  }
+
+  deleteSetting(key: string): void {
+    this.sql.deleteSetting.run(key);
+  }
+
+  listSettings(): Record<string, unknown> {
+    const settings: Record<string, unknown> = {};
+    for (const row of this.sql.listSettings.all()) settings[row.key] = JSON.parse(row.json);
+    return settings;
+  }
+
+  close(): void {
+    if (!this.db.open) return;
+    this.search.indexQueue.flush();
+    this.db.close();
+  }
+
+  private memoryRows(messages: ChatMessage[]): string[] {
+    return messages.map((message, index) => {
+      const parsed = ChatMessageSchema.safeParse(message);
+      if (!parsed.success) throw new InvalidRecordError(`memory message #${index}`, describeIssues(parsed.error));
+      return toJson(parsed.data, 'memory message');
+    });
+  }
+
+  private insertMemoryRows(sessionId: string, agent: string, firstIndex: number, rows: string[]): void {
+    try {
+      rows.forEach((json, offset) => this.sql.insertMemory.run(sessionId, agent, firstIndex + offset, json));
+    } catch (error) {
+      if (isSqliteError(error, 'SQLITE_CONSTRAINT_FOREIGNKEY')) throw new SessionNotFoundError(sessionId);
+      throw error;
+    }
+  }
+}
+
+/** Opens the store in `<dataDir>/manus.db` (created and migrated as needed). */
+export function openStore(dataDir: string): Store {
+  return new Store(openDatabase(dataDir));
+}

@@ -1,0 +1,36 @@
+import { afterEach } from 'vitest';
+import { createLlm, type LlmClient, type LlmClientOptions } from '../../src/main/llm/client.js';
+import type { LlmConfigInput } from '../../src/main/config/llm-config.js';
+import { startFakeLlm, type FakeLlm, type Script } from '../support/fake-llm/index.js';
+
+/** Backoff fast enough for tests; Retry-After from the server is still honoured as sent. */
+export const FAST_RETRY: LlmClientOptions['retryTiming'] = { baseDelayMs: 5, maxDelayMs: 20 };
+
+export interface Notice {
+  code: string;
+  text: string;
+}
+
+const servers: FakeLlm[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+/** A fake server (closed after the test) and a client pointed at it. */
+export async function fakeLlmClient(
+  script?: Script,
+  config: Partial<LlmConfigInput> = {},
+): Promise<{ server: FakeLlm; llm: LlmClient }> {
+  const server = await startFakeLlm(script);
+  servers.push(server);
+  const llm = createLlm(
+    { provider: 'compatible', model: 'fake-model', baseUrl: server.baseUrl, requestTimeoutMs: 5_000, ...config },
+    { retryTiming: FAST_RETRY },
+  );
+  return { server, llm };
+}
+
+export function noticeCollector() {
+  const notices: Notice[] = [];
+  return { notices, onNotice: (code: string, text: string) => notices.push({ code, text }) };
+}
