@@ -9,7 +9,10 @@ const bridge: ManusBridge = {
   invoke: (name, payload) =>
     isRequestName(name)
       ? ipcRenderer.invoke(IPC_INVOKE_CHANNEL, name, payload)
-      : Promise.resolve({ ok: false, error: { code: 'unknown_request', message: `No request named ${String(name)}.` } }),
+      : Promise.resolve({
+          ok: false,
+          error: { code: 'unknown_request', message: `No request named ${String(name)}.` },
+        }),
   onEvent: (listener) => {
     const forward = (_event: IpcRendererEvent, coreEvent: CoreEvent) => listener(coreEvent);
     ipcRenderer.on(IPC_EVENT_CHANNEL, forward);

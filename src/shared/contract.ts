@@ -49,8 +49,8 @@ export type AppInfo = z.infer<typeof AppInfoSchema>;
 /** Settings as the renderer sees them: secrets replaced by a mask (see SECRET_MASK). */
 export const MaskedSettingsSchema = AppSettingsSchema;
 export type MaskedSettings = z.infer<typeof MaskedSettingsSchema>;
-/** A secret field sent back unchanged with this prefix keeps the stored value. */
-export const SECRET_MASK = '••••';
+/** A secret field sent back unchanged (masked) keeps the stored value. */
+export { SECRET_MASK } from '../main/store/settings-secrets.js';
 
 function request<Req extends z.ZodType, Reply extends z.ZodType>(req: Req, reply: Reply) {
   return { request: req, reply };

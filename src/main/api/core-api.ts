@@ -1,14 +1,13 @@
-import { rm } from 'node:fs/promises';
-import { join, relative, isAbsolute } from 'node:path';
 import type { CoreEvent } from '../../shared/events.js';
 import type { AppInfo, CoreHandlers, InvokeResult, ModelChoice } from '../../shared/contract.js';
 import type { AppSettings } from '../config/settings.js';
 import type { SessionStore } from '../store/store-api.js';
 import type { StartTaskRequest } from '../../shared/contract.js';
 import { CoreApiError, invokeHandler } from './invoke.js';
-import { exportSession } from './export-session.js';
-import { maskSettings, unmaskSettings } from './settings-mask.js';
-import { storeSettings, type SettingsAccess } from './settings-access.js';
+import type { SettingsAccess } from './settings-access.js';
+import { exportSessionJson, exportSessionMarkdown } from '../store/export.js';
+import { deleteSessionEverywhere } from '../store/session-files.js';
+import { collectSecrets, maskSecrets, restoreMaskedSecrets } from '../store/settings-secrets.js';
 
 /** The part of SessionService the UI drives (src/main/session/session-service.ts). */
 export interface SessionRunner {
@@ -26,7 +25,7 @@ export interface CoreApiOptions {
   dataDir: string;
   shell: AppInfo['shell'];
   version: string;
-  settings?: SettingsAccess;
+  settings: SettingsAccess;
 }
 
 export interface CoreApi {
@@ -47,16 +46,18 @@ function modelChoices(settings: AppSettings): ModelChoice[] {
   return Object.entries(settings.llms).map(([name, llm]) => ({ name, model: llm.model, vision: visionOf(llm) }));
 }
 
-function isInside(parent: string, child: string): boolean {
-  const path = relative(parent, child);
-  return path !== '' && !path.startsWith('..') && !isAbsolute(path);
+function fileStem(title: string, sessionId: string): string {
+  const slug = title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 60);
+  return slug || sessionId;
 }
 
 /** The handlers of every request in the contract, shared by the Electron shell and the web server. */
 export function createCoreApi(options: CoreApiOptions): CoreApi {
-  const { sessions, store, dataDir } = options;
-  const settings = options.settings ?? storeSettings(store);
-  const workspacesRoot = join(dataDir, 'workspaces');
+  const { sessions, store, dataDir, settings } = options;
 
   function sessionOrThrow(sessionId: string) {
     const session = store.getSession(sessionId);
@@ -109,19 +110,33 @@ export function createCoreApi(options: CoreApiOptions): CoreApi {
       return store.updateSession(sessionId, { title });
     },
     deleteSession: async ({ sessionId }) => {
-      const session = sessionOrThrow(sessionId);
+      sessionOrThrow(sessionId);
       if (sessions.isRunning(sessionId)) await sessions.cancel(sessionId);
-      store.deleteSession(sessionId);
-      // only folders the app created are removed; a folder the user chose stays theirs
-      if (isInside(workspacesRoot, session.workspace)) await rm(session.workspace, { recursive: true, force: true });
+      // only the folder the app created is removed; a folder the user chose stays theirs
+      deleteSessionEverywhere(store, dataDir, sessionId);
       return { ok: true };
     },
-    exportSession: ({ sessionId, format }) =>
-      exportSession(sessionOrThrow(sessionId), store.listEvents(sessionId, { limit: DEFAULT_EVENTS_PAGE }), format),
-    getSettings: () => maskSettings(settings.read()),
+    exportSession: ({ sessionId, format }) => {
+      const session = sessionOrThrow(sessionId);
+      // keys typed into settings never leave in an export, even if a tool echoed one
+      const secrets = collectSecrets(settings.read());
+      const stem = fileStem(session.title, sessionId);
+      return format === 'json'
+        ? {
+            filename: `${stem}.json`,
+            mimeType: 'application/json',
+            content: exportSessionJson(store, sessionId, { secrets }),
+          }
+        : {
+            filename: `${stem}.md`,
+            mimeType: 'text/markdown',
+            content: exportSessionMarkdown(store, sessionId, { secrets }),
+          };
+    },
+    getSettings: () => maskSecrets(settings.read()),
     updateSettings: ({ settings: incoming }) => {
-      settings.write(unmaskSettings(incoming, settings.read()));
-      return maskSettings(settings.read());
+      settings.write(restoreMaskedSecrets(incoming, settings.read()));
+      return maskSecrets(settings.read());
     },
     appInfo: () => {
       const current = settings.read();

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { CONTRACT, isRequestName, type CoreError, type CoreHandlers, type InvokeResult } from '../../shared/contract.js';
+import {
+  CONTRACT,
+  isRequestName,
+  type CoreError,
+  type CoreHandlers,
+  type InvokeResult,
+} from '../../shared/contract.js';
 
 /** An error the core raises on purpose: its code and fix reach the UI unchanged. */
 export class CoreApiError extends Error {

@@ -1,18 +1,18 @@
 import { AppSettingsSchema, type AppSettings } from '../config/settings.js';
 import type { SessionStore } from '../store/store-api.js';
+import type { SecretBox } from '../store/secrets.js';
+import { loadSettings, saveSettings } from '../store/settings-secrets.js';
 
-/** Where the core reads and writes the app's settings. */
+/** Where the core reads and writes the app's settings (decrypted in memory, encrypted at rest). */
 export interface SettingsAccess {
   read(): AppSettings;
   write(next: AppSettings): void;
 }
 
-const SETTINGS_KEY = 'settings';
-
-/** Settings kept in the store under one key, parsed (defaults filled) on every read. */
-export function storeSettings(store: SessionStore): SettingsAccess {
+/** Settings kept in the store with their secrets encrypted by `box` (a key file in the CLI, safeStorage in Electron). */
+export function storedSettings(store: SessionStore, box: SecretBox): SettingsAccess {
   return {
-    read: () => AppSettingsSchema.parse(store.getSetting(SETTINGS_KEY) ?? {}),
-    write: (next) => store.setSetting(SETTINGS_KEY, AppSettingsSchema.parse(next)),
+    read: () => AppSettingsSchema.parse(loadSettings(store, box) ?? {}),
+    write: (next) => saveSettings(store, box, AppSettingsSchema.parse(next)),
   };
 }

@@ -25,7 +25,12 @@ export function loadWindowState(dataDir: string): WindowState {
     const bounds: Rectangle = { x: state.x, y: state.y, width: state.width, height: state.height };
     const visible = screen.getAllDisplays().some((display) => {
       const area = display.workArea;
-      return bounds.x < area.x + area.width && bounds.x + bounds.width > area.x && bounds.y < area.y + area.height && bounds.y + bounds.height > area.y;
+      return (
+        bounds.x < area.x + area.width &&
+        bounds.x + bounds.width > area.x &&
+        bounds.y < area.y + area.height &&
+        bounds.y + bounds.height > area.y
+      );
     });
     return visible ? state : { ...state, x: undefined, y: undefined };
   } catch {

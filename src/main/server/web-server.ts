@@ -133,7 +133,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
         ? serveStatic(options.rendererDir, url.pathname, response)
         : Promise.resolve(void response.writeHead(405).end());
     work.catch((error: Error) => {
-      if (!response.headersSent) sendJson(response, 500, { ok: false, error: { code: 'internal', message: error.message } });
+      if (!response.headersSent)
+        sendJson(response, 500, { ok: false, error: { code: 'internal', message: error.message } });
       else response.destroy(error);
     });
   });
@@ -142,8 +143,14 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   server.on('upgrade', (request, socket, head) => {
     const url = new URL(request.url ?? '/', `http://${LOOPBACK}`);
     const origin = request.headers.origin;
-    const ownOrigin = origin === undefined || origin === `http://${LOOPBACK}:${port}` || origin === `http://localhost:${port}`;
-    if (url.pathname !== EVENTS_PATH || !isOwnHost(request, port) || !ownOrigin || !sameToken(token, url.searchParams.get(TOKEN_PARAM))) {
+    const ownOrigin =
+      origin === undefined || origin === `http://${LOOPBACK}:${port}` || origin === `http://localhost:${port}`;
+    if (
+      url.pathname !== EVENTS_PATH ||
+      !isOwnHost(request, port) ||
+      !ownOrigin ||
+      !sameToken(token, url.searchParams.get(TOKEN_PARAM))
+    ) {
       socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n');
       return;
     }

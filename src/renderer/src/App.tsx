@@ -67,9 +67,15 @@ export function App({ store }: { store: AppStore }) {
             <ProblemBanner code="offline" message={t('problems.offline.title')} hint={t('problems.offline.fix')} />
           ) : null}
           {state.connection === 'unauthorized' ? (
-            <ProblemBanner code="unauthorized" message={t('problems.unauthorized.title')} hint={t('problems.unauthorized.fix')} />
+            <ProblemBanner
+              code="unauthorized"
+              message={t('problems.unauthorized.title')}
+              hint={t('problems.unauthorized.fix')}
+            />
           ) : null}
-          {noModel ? <ProblemBanner code="no_llm" message={t('problems.noModel.title')} hint={t('problems.noModel.fix')} /> : null}
+          {noModel ? (
+            <ProblemBanner code="no_llm" message={t('problems.noModel.title')} hint={t('problems.noModel.fix')} />
+          ) : null}
           {state.failure ? (
             <ProblemBanner
               code={state.failure.code}

@@ -14,7 +14,7 @@ export interface ServedCore {
   store: SessionStore;
   sessions: SessionRunner;
   dataDir: string;
-  settings?: SettingsAccess;
+  settings: SettingsAccess;
   close(): Promise<void>;
 }
 

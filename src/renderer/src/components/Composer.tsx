@@ -118,7 +118,13 @@ export function Composer({
         </select>
         <span className="spacer" />
         {running ? (
-          <button type="button" className="stop-button" onClick={onStop} title={t('composer.stopHint')} data-testid="stop">
+          <button
+            type="button"
+            className="stop-button"
+            onClick={onStop}
+            title={t('composer.stopHint')}
+            data-testid="stop"
+          >
             ■ {t('composer.stop')}
           </button>
         ) : (

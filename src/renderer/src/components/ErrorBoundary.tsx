@@ -37,7 +37,8 @@ export class ErrorBoundary extends Component<{ children: ReactNode; resetKey?: s
   }
 
   override render() {
-    if (this.state.error) return <CrashNotice error={this.state.error} onRetry={() => this.setState({ error: undefined })} />;
+    if (this.state.error)
+      return <CrashNotice error={this.state.error} onRetry={() => this.setState({ error: undefined })} />;
     return this.props.children;
   }
 }

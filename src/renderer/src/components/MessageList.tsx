@@ -24,6 +24,7 @@ export function MessageList({
   const stickToBottom = useRef(true);
   const [openCards, setOpenCards] = useState<ReadonlySet<string>>(() => new Set());
 
+  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer re-renders this list itself; no memoised child keeps its functions
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => scrollRef.current,
@@ -47,7 +48,12 @@ export function MessageList({
   );
 
   const last = items.at(-1);
-  const lastSize = last?.kind === 'message' ? last.text.length : last?.kind === 'tool' ? last.progress.length + (last.output?.length ?? 0) : 0;
+  const lastSize =
+    last?.kind === 'message'
+      ? last.text.length
+      : last?.kind === 'tool'
+        ? last.progress.length + (last.output?.length ?? 0)
+        : 0;
 
   // follow the output while the reader is at the bottom; leave them alone once they scroll up
   useLayoutEffect(() => {

@@ -26,7 +26,11 @@ export function PlanPanel({ plan }: { plan: PlanView | undefined }) {
           const outcome = plan.outcomes[index];
           const agent = outcome?.agent ?? step.agent;
           return (
-            <li key={index} className={`plan-step plan-step-${step.status} ${index === plan.currentStep ? 'current' : ''}`} data-status={step.status}>
+            <li
+              key={index}
+              className={`plan-step plan-step-${step.status} ${index === plan.currentStep ? 'current' : ''}`}
+              data-status={step.status}
+            >
               <div className="plan-step-head">
                 <span className="plan-marker">{STEP_MARKERS[step.status]}</span>
                 <span className="plan-step-text">{step.text}</span>

@@ -35,7 +35,9 @@ export function SessionHeader({
             {t('session.step', { step: activity.step, max: activity.maxSteps })}
           </span>
         ) : null}
-        {view.usage ? <span className="usage">{t('session.tokens', { tokens: formatCount(view.usage.totalTokens) })}</span> : null}
+        {view.usage ? (
+          <span className="usage">{t('session.tokens', { tokens: formatCount(view.usage.totalTokens) })}</span>
+        ) : null}
       </div>
       <div className="session-tools">
         {status === 'interrupted' ? (

@@ -39,7 +39,10 @@ export function Sidebar({
               data-session={session.id}
             >
               <span className="session-title">{session.title || session.id}</span>
-              <span className={`status-dot status-${running ? 'running' : session.status}`} title={t(`status.${running ? 'running' : session.status}`)} />
+              <span
+                className={`status-dot status-${running ? 'running' : session.status}`}
+                title={t(`status.${running ? 'running' : session.status}`)}
+              />
             </button>
           </li>
         ))}

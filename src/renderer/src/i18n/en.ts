@@ -33,7 +33,8 @@ export const en = {
   },
   welcome: {
     title: 'What should Manus do?',
-    subtitle: 'Manus plans, writes and runs code in a sandbox, browses the web and reports back. Everything stays on this machine.',
+    subtitle:
+      'Manus plans, writes and runs code in a sandbox, browses the web and reports back. Everything stays on this machine.',
     examples: 'Try one',
     example1: 'Plot the first 20 Fibonacci numbers and save the chart',
     example2: 'Find the three most recent Node.js LTS releases and summarise their changes',

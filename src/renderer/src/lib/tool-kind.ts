@@ -26,13 +26,20 @@ export function toolSummary(name: string, args: unknown): string {
   const kind = toolKind(name);
   const pick =
     kind === 'python'
-      ? stringField(args, 'code')?.split('\n').find((line) => line.trim())
+      ? stringField(args, 'code')
+          ?.split('\n')
+          .find((line) => line.trim())
       : kind === 'bash'
         ? stringField(args, 'command')
         : kind === 'file'
           ? [stringField(args, 'command'), stringField(args, 'path')].filter(Boolean).join(' ')
           : kind === 'browser'
-            ? [stringField(args, 'action'), stringField(args, 'url') ?? stringField(args, 'query') ?? stringField(args, 'text')].filter(Boolean).join(' ')
+            ? [
+                stringField(args, 'action'),
+                stringField(args, 'url') ?? stringField(args, 'query') ?? stringField(args, 'text'),
+              ]
+                .filter(Boolean)
+                .join(' ')
             : kind === 'search'
               ? stringField(args, 'query')
               : undefined;
@@ -65,7 +72,13 @@ export function parseSearchResults(output: string | undefined): SearchResult[] {
       return list.flatMap((entry) => {
         const url = stringField(entry, 'url') ?? stringField(entry, 'link');
         if (!url) return [];
-        return [{ url, title: stringField(entry, 'title') ?? url, snippet: stringField(entry, 'description') ?? stringField(entry, 'snippet') ?? '' }];
+        return [
+          {
+            url,
+            title: stringField(entry, 'title') ?? url,
+            snippet: stringField(entry, 'description') ?? stringField(entry, 'snippet') ?? '',
+          },
+        ];
       });
     }
   } catch {

@@ -138,7 +138,9 @@ export class AppStore {
         ...(followUp ? { sessionId: followUp } : {}),
       });
       if (sessionId !== followUp) {
-        this.set({ views: { ...this.state.views, [sessionId]: this.state.views[sessionId] ?? emptySessionView(sessionId) } });
+        this.set({
+          views: { ...this.state.views, [sessionId]: this.state.views[sessionId] ?? emptySessionView(sessionId) },
+        });
         await this.openSession(sessionId);
       }
       void this.refreshSessions();

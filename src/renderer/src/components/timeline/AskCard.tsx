@@ -24,7 +24,9 @@ export const AskCard = memo(function AskCard({
     <article className={`ask-card ask-${item.status}`} data-ask={item.askId}>
       <header className="ask-title">{item.askKind === 'approval' ? t('ask.approval') : t('ask.question')}</header>
       <Markdown text={item.question} />
-      {item.tool ? <pre className="tool-output">{`${item.tool.name} ${JSON.stringify(item.tool.args, null, 2)}`}</pre> : null}
+      {item.tool ? (
+        <pre className="tool-output">{`${item.tool.name} ${JSON.stringify(item.tool.args, null, 2)}`}</pre>
+      ) : null}
       {item.status === 'waiting' ? (
         item.askKind === 'approval' ? (
           <div className="ask-actions">
