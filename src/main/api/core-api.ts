@@ -26,6 +26,8 @@ export interface CoreApiOptions {
   shell: AppInfo['shell'];
   version: string;
   settings: SettingsAccess;
+  /** the settings runs use (saved ones plus env overrides); the saved ones when unset */
+  runSettings?: () => AppSettings;
 }
 
 export interface CoreApi {
@@ -139,7 +141,7 @@ export function createCoreApi(options: CoreApiOptions): CoreApi {
       return maskSecrets(settings.read());
     },
     appInfo: () => {
-      const current = settings.read();
+      const current = (options.runSettings ?? settings.read)();
       const running = store
         .listSessions({ status: 'running' })
         .map((session) => session.id)

@@ -36,6 +36,7 @@ export function Composer({
   const [model, setModel] = useState<string>('');
   const [sending, setSending] = useState(false);
   const inputRef = useRef<HTMLTextAreaElement>(null);
+  const defaultLabel = models.find((choice) => choice.name === defaultModel)?.model ?? defaultModel;
 
   useEffect(() => {
     inputRef.current?.focus();
@@ -108,7 +109,7 @@ export function Composer({
         >
           <option value="">
             {t('composer.defaultModel')}
-            {defaultModel ? ` (${defaultModel})` : ''}
+            {defaultLabel ? ` · ${defaultLabel}` : ''}
           </option>
           {models.map((choice) => (
             <option key={choice.name} value={choice.name}>

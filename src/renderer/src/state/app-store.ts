@@ -3,7 +3,13 @@ import type { CoreEvent, SessionMode } from '../../../shared/events.js';
 import type { AppInfo, CoreError, SessionSummary } from '../../../shared/contract.js';
 import type { UiCommand } from '../../../shared/contract/ui-commands.js';
 import { ClientError, type ConnectionState, type ManusClient } from '../client/manus-client.js';
-import { applyEvents, emptySessionView, sessionViewFromEvents, type SessionView } from './session-view.js';
+import {
+  applyEvents,
+  emptySessionView,
+  sessionViewFromEvents,
+  withSessionInfo,
+  type SessionView,
+} from './session-view.js';
 import { upsertSummary } from './session-list.js';
 
 export interface AppState {
@@ -111,10 +117,13 @@ export class AppStore {
     if (this.state.views[sessionId]) return;
     this.set({ loadingId: sessionId });
     try {
-      const events = await this.client.call('getEvents', { sessionId });
+      const [events, summary] = await Promise.all([
+        this.client.call('getEvents', { sessionId }),
+        this.client.call('getSession', { sessionId }),
+      ]);
       const early = this.early.get(sessionId) ?? [];
       this.early.delete(sessionId);
-      const view = applyEvents(sessionViewFromEvents(sessionId, events), early);
+      const view = applyEvents(withSessionInfo(sessionViewFromEvents(sessionId, events), summary?.session), early);
       this.set({ views: { ...this.state.views, [sessionId]: view }, loadingId: undefined });
     } catch (error) {
       this.set({ loadingId: undefined });

@@ -180,6 +180,17 @@ export function applyEvents(view: SessionView, events: readonly CoreEvent[]): Se
   return draft;
 }
 
+/** The session row as the store has it: title and status even when its events do not say them. */
+export function withSessionInfo(view: SessionView, session: SessionInfo | undefined): SessionView {
+  if (!session) return view;
+  return {
+    ...view,
+    session: view.session ?? session,
+    title: view.title ?? session.title,
+    status: view.status ?? session.status,
+  };
+}
+
 export function sessionViewFromEvents(sessionId: string, events: readonly CoreEvent[]): SessionView {
   return applyEvents(
     emptySessionView(sessionId),

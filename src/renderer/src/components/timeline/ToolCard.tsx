@@ -5,15 +5,16 @@ import { toolKind, toolSummary } from '../../lib/tool-kind.js';
 import { formatDuration, imageSource } from '../../lib/format.js';
 import { ToolDetails } from '../../tool-views/ToolDetails.js';
 
-const KIND_ICONS = {
-  python: '🐍',
-  bash: '⌨',
-  file: '📄',
-  browser: '🌐',
-  search: '🔎',
-  mcp: '🔌',
-  plan: '🗺',
-  generic: '🛠',
+/** short labels rather than emoji: they render the same on every system font */
+const KIND_LABELS = {
+  python: 'PY',
+  bash: 'SH',
+  file: 'ED',
+  browser: 'WEB',
+  search: 'FIND',
+  mcp: 'MCP',
+  plan: 'PLAN',
+  generic: 'TOOL',
 } as const;
 
 export const ToolCard = memo(function ToolCard({
@@ -31,8 +32,8 @@ export const ToolCard = memo(function ToolCard({
   return (
     <article className={`tool-card tool-${item.status} ${open ? 'open' : ''}`} data-tool={item.name} data-kind={kind}>
       <button type="button" className="tool-card-head" aria-expanded={open} onClick={() => onToggle(item.key)}>
-        <span className="tool-icon" aria-hidden>
-          {KIND_ICONS[kind]}
+        <span className={`tool-icon kind-${kind}`} aria-hidden>
+          {KIND_LABELS[kind]}
         </span>
         <span className="tool-name">{item.name}</span>
         <span className="tool-summary">{toolSummary(item.name, item.args)}</span>
