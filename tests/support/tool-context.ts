@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +14,7 @@ export interface TestToolContext extends ToolContext {
   abort: AbortController;
 }
 
-type SettingsInput = Parameters<typeof AppSettingsSchema.parse>[0];
+type SettingsInput = z.input<typeof AppSettingsSchema>;
 
 /** A real ToolContext over a fresh workspace folder; events are collected instead of stored. */
 export function createToolContext(

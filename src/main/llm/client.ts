@@ -5,12 +5,14 @@ import { AttemptScope } from './attempt-scope.js';
 import { fitContext } from './context-fit.js';
 import { LlmError, isLlmError } from './errors.js';
 import { supportsVision } from './model-traits.js';
+import type { LlmNoticeCode } from './notices.js';
 import { createSdkClient, type SdkClientOptions } from './providers.js';
 import { requestBody } from './request-body.js';
 import { cancelledError, withRetry, type RetryTiming } from './retry.js';
 import { readCompletion, readStream, type RawReply } from './stream-reader.js';
 import { createTokenCounter, type TokenCounter } from './tokens.js';
 import { isToolsUnsupportedError, parseTextToolCalls, toTextToolMessages } from './tool-fallback.js';
+import { repairToolPairs } from './tool-pairs.js';
 import { requestUsage } from './usage.js';
 import { withoutImages } from './vision.js';
 import { toWireMessages, toWireTools } from './wire-format.js';
@@ -32,7 +34,11 @@ interface ToolRequest {
   toolChoice: ToolChoice;
 }
 
-function notify(options: AskOptions, code: string, text: string): void {
+function refusesStreamUsage(error: LlmError): boolean {
+  return error.code === 'bad_request' && /stream_options|include_usage/i.test(error.message);
+}
+
+function notify(options: AskOptions, code: LlmNoticeCode, text: string): void {
   options.onNotice?.(code, text);
 }
 
@@ -45,6 +51,8 @@ export class LlmClient implements Llm {
   /** false once the provider said the model cannot take tools (or the setting says so) */
   private nativeTools: boolean;
   private toolNoticeSent = false;
+  /** false once the server refused stream_options (usage is then counted with the tokenizer) */
+  private streamUsage = true;
 
   constructor(
     readonly config: LlmConfig,
@@ -68,7 +76,7 @@ export class LlmClient implements Llm {
 
   private async complete(messages: ChatMessage[], options: AskOptions, tools?: ToolRequest): Promise<LlmReply> {
     if (options.signal?.aborted) throw cancelledError();
-    const prepared = this.imagesForModel(messages, options);
+    const prepared = this.imagesForModel(repairToolPairs(messages).messages, options);
     const wantsTools = tools !== undefined && tools.tools.length > 0;
     if (wantsTools && !this.nativeTools) return this.completeWithTextTools(prepared, options, tools);
     try {
@@ -183,6 +191,17 @@ export class LlmClient implements Llm {
     }
   }
 
+  private emptyReplyError(raw: RawReply): LlmError {
+    if (!raw.sawChoice) return new LlmError('empty_reply', `model ${this.model} answered with no choices`);
+    if (raw.finishReason === 'length') {
+      return new LlmError('empty_reply', `model ${this.model} used all its completion tokens without an answer`, {
+        hint: 'Raise maxTokens of this LLM (reasoning models spend tokens on thinking first).',
+        retryable: false,
+      });
+    }
+    return new LlmError('empty_reply', `model ${this.model} answered with an empty message`);
+  }
+
   private async attempt(
     body: ReturnType<typeof requestBody>,
     options: AskOptions,
@@ -194,25 +213,24 @@ export class LlmClient implements Llm {
       if (options.stream === false) {
         raw = readCompletion(await scope.race(this.sdk.chat.completions.create(body, { signal: scope.signal })));
       } else {
+        const usageOption = this.streamUsage ? { stream_options: { include_usage: true } } : {};
         const stream = await scope.race(
-          this.sdk.chat.completions.create(
-            { ...body, stream: true, stream_options: { include_usage: true } },
-            { signal: scope.signal },
-          ),
+          this.sdk.chat.completions.create({ ...body, stream: true, ...usageOption }, { signal: scope.signal }),
         );
         raw = await scope.race(readStream(stream, { onDelta: options.onDelta, onProgress: scope.touch }));
       }
     } catch (error) {
-      throw scope.explain(error);
+      const failure = scope.explain(error);
+      if (this.streamUsage && options.stream !== false && refusesStreamUsage(failure)) {
+        // an older compatible server that does not know stream_options: ask again without it, count usage ourselves
+        this.streamUsage = false;
+        return this.attempt(body, options, promptTokens);
+      }
+      throw failure;
     } finally {
       scope.dispose();
     }
-    if (!raw.sawChoice || (raw.text === '' && raw.toolCalls.length === 0)) {
-      throw new LlmError(
-        'empty_reply',
-        `model ${this.model} answered with ${raw.sawChoice ? 'an empty message' : 'no choices'}`,
-      );
-    }
+    if (!raw.sawChoice || (raw.text === '' && raw.toolCalls.length === 0)) throw this.emptyReplyError(raw);
     const completionTokens =
       this.counter.text(raw.text) +
       raw.toolCalls.reduce((sum, call) => sum + this.counter.text(call.name + call.arguments), 0);

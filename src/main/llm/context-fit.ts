@@ -30,8 +30,8 @@ interface Unit {
 }
 
 /** Keep the first and last parts of a text, with a note saying how much was cut between them. */
-export function shortenText(text: string, targetTokens: number, counter: TokenCounter): string {
-  const tokens = counter.text(text);
+export function shortenText(text: string, targetTokens: number, counter: TokenCounter, knownTokens?: number): string {
+  const tokens = knownTokens ?? counter.text(text);
   if (tokens <= targetTokens) return text;
   const charsPerToken = text.length / Math.max(1, tokens);
   const keepChars = Math.max(0, Math.floor(targetTokens * charsPerToken * 0.9));
@@ -39,6 +39,20 @@ export function shortenText(text: string, targetTokens: number, counter: TokenCo
   const tail = keepChars - head.length > 0 ? text.slice(text.length - (keepChars - head.length)) : '';
   const cut = text.length - head.length - tail.length;
   return `${head}\n\n[... ${cut} characters cut here to fit the model's context window ...]\n\n${tail}`;
+}
+
+/** Shortened copies of old tool outputs, reused on every later request so they are cut (and counted) once. */
+const shortenedCopies = new WeakMap<ChatMessage, { content: string | null; copy: ChatMessage }>();
+
+function shortenedOutput(message: ChatMessage, targetTokens: number, counter: TokenCounter): ChatMessage {
+  const known = shortenedCopies.get(message);
+  if (known && known.content === message.content) return known.copy;
+  const copy = {
+    ...message,
+    content: shortenText(message.content ?? '', targetTokens, counter, counter.message(message)),
+  };
+  shortenedCopies.set(message, { content: message.content, copy });
+  return copy;
 }
 
 function groupUnits(messages: ChatMessage[], counter: TokenCounter): Unit[] {
@@ -66,13 +80,14 @@ function shortenUnit(unit: Unit, targetTokens: number, counter: TokenCounter): n
   let shortened = 0;
   unit.messages = unit.messages.map((message) => {
     let next = message;
-    if (message.images?.length) {
-      const note = `[${message.images.length} image(s) left out to fit the context window]`;
-      next = { ...next, images: undefined, content: next.content ? `${next.content}\n${note}` : note };
+    // the memoised message count bounds the content's, so long outputs are found without tokenizing again
+    if (message.role === 'tool' && message.content && counter.message(message) > targetTokens) {
+      next = shortenedOutput(message, targetTokens, counter);
+      if (next.content !== message.content) shortened++;
     }
-    if (message.role === 'tool' && message.content && counter.text(message.content) > targetTokens) {
-      next = { ...next, content: shortenText(message.content, targetTokens, counter) };
-      shortened++;
+    if (next.images?.length) {
+      const note = `[${next.images.length} image(s) left out to fit the context window]`;
+      next = { ...next, images: undefined, content: next.content ? `${next.content}\n${note}` : note };
     }
     return next;
   });

@@ -52,6 +52,8 @@ export interface LlmErrorDetails {
   attempts?: number;
   cause?: unknown;
   hint?: string;
+  /** overrides the code's default (e.g. an empty reply that another attempt cannot fix) */
+  retryable?: boolean;
 }
 
 /** Every failure of the LLM layer, with a code to branch on and a one-line hint for the user. */
@@ -62,6 +64,7 @@ export class LlmError extends Error {
   readonly status?: number;
   readonly retryAfterMs?: number;
   readonly attempts?: number;
+  private readonly retryableOverride?: boolean;
 
   constructor(code: LlmErrorCode, message: string, details: LlmErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -70,10 +73,11 @@ export class LlmError extends Error {
     this.status = details.status;
     this.retryAfterMs = details.retryAfterMs;
     this.attempts = details.attempts;
+    this.retryableOverride = details.retryable;
   }
 
   get retryable(): boolean {
-    return RETRYABLE_CODES.has(this.code);
+    return this.retryableOverride ?? RETRYABLE_CODES.has(this.code);
   }
 
   /** A copy saying how many attempts were made. */
@@ -85,6 +89,7 @@ export class LlmError extends Error {
       attempts,
       cause: this.cause,
       hint: this.hint,
+      retryable: this.retryableOverride,
     });
   }
 }

@@ -50,9 +50,11 @@ export function createSdkClient(config: LlmConfig, options: SdkClientOptions = {
     if (!config.baseUrl) {
       throw new LlmError('invalid_config', 'Azure needs the setting "baseUrl" (https://<resource>.openai.azure.com)');
     }
+    // an explicit baseURL keeps the SDK from mixing in OPENAI_BASE_URL from the environment
+    const endpoint = config.baseUrl.replace(/\/+$/, '');
     return new AzureOpenAI({
       ...common,
-      endpoint: config.baseUrl,
+      baseURL: endpoint.endsWith('/openai') ? endpoint : `${endpoint}/openai`,
       apiKey: requireApiKey(config, 'Azure OpenAI'),
       apiVersion: config.apiVersion ?? DEFAULT_AZURE_API_VERSION,
       deployment: config.deployment ?? config.model,

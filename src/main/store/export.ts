@@ -88,7 +88,13 @@ function eventSection(event: CoreEvent): string | undefined {
     }
     case 'ask':
       if (event.status !== 'answered') return undefined;
-      return [`### Question (${event.kind})`, '', event.question, '', `**Answer:** ${event.answer ?? ''}`].join('\n');
+      return [
+        `### ${event.kind === 'approval' ? 'Approval' : 'Question'}`,
+        '',
+        event.question,
+        '',
+        `**Answer:** ${event.answer ?? ''}`,
+      ].join('\n');
     case 'notice':
       return event.level === 'warning' ? `> **Warning** (${event.code}): ${event.text}` : undefined;
     case 'error':

@@ -39,6 +39,8 @@ export async function startFakeLlm(script: Script = defaultScript, options: Fake
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   const models = options.models ?? DEFAULT_MODELS;
+  /** replies the server cut on purpose (not closed by the client) */
+  const cutByServer = new WeakSet<ServerResponse>();
 
   /** Resolves after `ms`, or early (false) when the client went away or the server closes. */
   function wait(ms: number, response: ServerResponse): Promise<boolean> {
@@ -108,6 +110,7 @@ export async function startFakeLlm(script: Script = defaultScript, options: Fake
         }
         // let the written bytes leave before the connection dies mid-reply
         await wait(20, response);
+        cutByServer.add(response);
         response.socket?.destroy();
         return;
       }
@@ -169,6 +172,9 @@ export async function startFakeLlm(script: Script = defaultScript, options: Fake
     const index = chatCount++;
     const captured: CapturedRequest = { method, path, headers: request.headers, body, index };
     requests.push(captured);
+    response.once('close', () => {
+      if (!response.writableFinished && !closed && !cutByServer.has(response)) captured.closedByClient = true;
+    });
     const reply = await currentScript({ body, index, headers: request.headers });
     captured.reply = reply;
     const stream = Boolean((body as { stream?: boolean }).stream);

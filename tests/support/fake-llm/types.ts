@@ -55,6 +55,8 @@ export interface CapturedRequest {
   index: number;
   /** what the script answered (chat requests only) */
   reply?: FakeReply;
+  /** the client closed the connection before the answer was complete (abort, timeout) */
+  closedByClient?: boolean;
 }
 
 export interface FakeLlmOptions {

@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import type { CoreEventInput } from '../../shared/events.js';
+import type { ToolCall } from '../llm/types.js';
+import type { ToolGate } from '../approval/tool-gate.js';
+import type { SessionResources } from '../session/resources.js';
+import type { ToolCollection } from '../tool/tool-collection.js';
+import type { ToolResult } from '../tool/tool.js';
+
+export interface ToolCallOutcome {
+  call: ToolCall;
+  result: ToolResult;
+  /** what the model reads as the tool message */
+  observation: string;
+}
+
+export interface ExecuteCallOptions {
+  sessionId: string;
+  workspace: string;
+  agent: string;
+  tools: ToolCollection;
+  resources: SessionResources;
+  emit: (event: CoreEventInput) => void;
+  signal: AbortSignal;
+  gate: ToolGate;
+  maxObserve: number;
+}
+
+/**
+ * Runs one tool call the model asked for: unknown names, invalid JSON and schema violations come back
+ * as readable errors for the model; the call is shown as `tool` events from calling to done/error.
+ */
+export async function executeToolCall(call: ToolCall, options: ExecuteCallOptions): Promise<ToolCallOutcome> {
+  const { emit, sessionId, agent } = options;
+  const started = performance.now();
+  const parsed = parseArguments(call.arguments);
+  emit({
+    type: 'tool',
+    sessionId,
+    agent,
+    callId: call.id,
+    name: call.name,
+    args: parsed.ok ? parsed.value : call.arguments,
+    status: 'calling',
+  });
+  const result = await runCall(call, parsed, options);
+  const durationMs = Math.round(performance.now() - started);
+  emit({
+    type: 'tool',
+    sessionId,
+    agent,
+    callId: call.id,
+    name: call.name,
+    args: parsed.ok ? parsed.value : call.arguments,
+    status: result.error ? 'error' : 'done',
+    output: result.output,
+    error: result.error,
+    images: result.images?.length ? result.images : undefined,
+    durationMs,
+  });
+  return { call, result, observation: observationOf(call.name, result, options.maxObserve) };
+}
+
+type ParsedArguments = { ok: true; value: unknown } | { ok: false; error: string };
+
+function parseArguments(raw: string): ParsedArguments {
+  if (raw.trim() === '') return { ok: true, value: {} };
+  try {
+    return { ok: true, value: JSON.parse(raw) };
+  } catch (error) {
+    return { ok: false, error: (error as Error).message };
+  }
+}
+
+async function runCall(call: ToolCall, parsed: ParsedArguments, options: ExecuteCallOptions): Promise<ToolResult> {
+  const tool = options.tools.get(call.name);
+  if (!tool) {
+    return { error: `Unknown tool "${call.name}". Available tools: ${options.tools.names().join(', ')}.` };
+  }
+  if (!parsed.ok) {
+    return {
+      error: `The arguments of ${call.name} are not valid JSON (${parsed.error}). Send them as one JSON object.`,
+    };
+  }
+  const validated = tool.parameters.safeParse(parsed.value);
+  if (!validated.success) {
+    return { error: `Invalid arguments for ${call.name}:\n${z.prettifyError(validated.error)}` };
+  }
+  const decision = await options.gate({ callId: call.id, tool, args: validated.data, signal: options.signal });
+  if (!decision.allowed) return { error: `The user did not allow this call: ${decision.reason}` };
+  try {
+    return await tool.execute(validated.data, {
+      sessionId: options.sessionId,
+      workspace: options.workspace,
+      callId: call.id,
+      agent: options.agent,
+      signal: options.signal,
+      emit: options.emit,
+      resources: options.resources,
+    });
+  } catch (error) {
+    if (options.signal.aborted) throw error;
+    return { error: `${call.name} failed: ${(error as Error).message}` };
+  }
+}
+
+function observationOf(name: string, result: ToolResult, maxObserve: number): string {
+  const parts: string[] = [];
+  if (result.output) parts.push(result.output);
+  if (result.error) parts.push(`Error: ${result.error}`);
+  if (result.images?.length)
+    parts.push(
+      `[${result.images.length} image(s) attached${result.images.map((i) => (i.path ? ` ${i.path}` : '')).join(',')}]`,
+    );
+  const text = parts.join('\n') || `${name} finished with no output.`;
+  return clipObservation(text, maxObserve);
+}
+
+export function clipObservation(text: string, maxObserve: number): string {
+  if (text.length <= maxObserve) return text;
+  return `${text.slice(0, maxObserve)}\n[... output cut: ${text.length - maxObserve} more characters not shown]`;
+}

@@ -1,0 +1,184 @@
+import { randomUUID } from 'node:crypto';
+import type { ChatMessage, LlmReply, ToolCall, ToolChoice } from '../llm/types.js';
+import { allowAllTools, type ToolGate } from '../approval/tool-gate.js';
+import { ToolCollection } from '../tool/tool-collection.js';
+import { TERMINATE_TOOL_NAME } from '../tool/terminate.js';
+import type { AnyTool } from '../tool/tool.js';
+import type { AgentDeps } from './base-agent.js';
+import { ReActAgent } from './react-agent.js';
+import { executeToolCall, type ToolCallOutcome } from './tool-execution.js';
+
+export const DEFAULT_MAX_OBSERVE = 10_000;
+
+export interface ToolCallAgentDeps extends AgentDeps {
+  /** the agent's tools, read at every step so tools added at run time (MCP) are seen */
+  tools: () => AnyTool[];
+  maxObserve?: number;
+  gate?: ToolGate;
+}
+
+/** An agent that thinks with the model's tool calling and acts by running the calls, concurrently. */
+export abstract class ToolCallAgent extends ReActAgent {
+  protected toolChoice: ToolChoice = 'auto';
+  protected readonly specialToolNames = new Set([TERMINATE_TOOL_NAME]);
+  protected abstract readonly systemPrompt: string;
+  protected readonly nextStepPrompt: string = '';
+  private pendingCalls: ToolCall[] = [];
+  private lastAnswer = '';
+
+  constructor(protected override readonly deps: ToolCallAgentDeps) {
+    super(deps);
+  }
+
+  protected toolCollection(): ToolCollection {
+    return new ToolCollection(this.deps.tools(), (text) =>
+      this.deps.emit({
+        type: 'notice',
+        sessionId: this.deps.sessionId,
+        level: 'warning',
+        code: 'tool_name_clash',
+        text,
+      }),
+    );
+  }
+
+  /** The messages sent to the model: system prompt, memory, then this step's prompt. */
+  protected requestMessages(): ChatMessage[] {
+    const stepPrompt = [this.nextStepNudge, this.nextStepPrompt].filter(Boolean).join('\n\n');
+    this.nextStepNudge = '';
+    const messages: ChatMessage[] = [{ role: 'system', content: this.systemPrompt }, ...this.memory.messages];
+    if (stepPrompt) messages.push({ role: 'user', content: stepPrompt });
+    return messages;
+  }
+
+  protected async think(signal: AbortSignal): Promise<boolean> {
+    const tools = this.toolCollection();
+    const messageId = randomUUID();
+    const reply = await this.llm.askTool(this.requestMessages(), {
+      tools: tools.specs(),
+      toolChoice: this.toolChoice,
+      signal,
+      onDelta: (chunk) =>
+        this.deps.emit({
+          type: 'message',
+          sessionId: this.deps.sessionId,
+          agent: this.name,
+          messageId,
+          role: 'assistant',
+          text: chunk,
+          delta: true,
+        }),
+    });
+    return this.recordReply(reply, messageId);
+  }
+
+  private recordReply(reply: LlmReply, messageId: string): boolean {
+    const text = reply.text.trim();
+    if (text) {
+      this.lastAnswer = text;
+      this.deps.emit({
+        type: 'message',
+        sessionId: this.deps.sessionId,
+        agent: this.name,
+        messageId,
+        role: 'assistant',
+        text,
+        delta: false,
+      });
+    }
+    this.pendingCalls = this.toolChoice === 'none' ? [] : reply.toolCalls;
+    this.memory.add({
+      role: 'assistant',
+      content: text || null,
+      ...(this.pendingCalls.length ? { toolCalls: this.pendingCalls } : {}),
+    });
+    if (this.pendingCalls.length > 0) return true;
+    if (this.toolChoice === 'required') {
+      this.memory.add({ role: 'user', content: 'You must call one of the tools now.' });
+      return false;
+    }
+    // a plain answer without tool calls ends the run: the model has said what it has to say
+    this.finish('success', text || 'The agent ended without an answer.');
+    return false;
+  }
+
+  protected async act(signal: AbortSignal): Promise<string> {
+    const calls = this.pendingCalls;
+    const tools = this.toolCollection();
+    let outcomes: ToolCallOutcome[];
+    try {
+      outcomes = await Promise.all(
+        calls.map((call) =>
+          executeToolCall(call, {
+            sessionId: this.deps.sessionId,
+            workspace: this.deps.workspace,
+            agent: this.name,
+            tools,
+            resources: this.deps.resources,
+            emit: this.deps.emit,
+            signal,
+            gate: this.deps.gate ?? allowAllTools,
+            maxObserve: this.deps.maxObserve ?? DEFAULT_MAX_OBSERVE,
+          }),
+        ),
+      );
+    } catch (error) {
+      this.answerUnansweredCalls('The call was cancelled before it finished.');
+      throw error;
+    }
+    this.memory.add(
+      ...outcomes.map((o): ChatMessage => ({
+        role: 'tool',
+        toolCallId: o.call.id,
+        name: o.call.name,
+        content: o.observation,
+      })),
+    );
+    this.addImagesForModel(outcomes);
+    for (const outcome of outcomes) this.handleSpecialTool(outcome);
+    return outcomes.map((o) => `${o.call.name}: ${o.result.error ? 'error' : 'done'}`).join(', ');
+  }
+
+  /** Tool messages carry text only; images go to vision models in a user message right after. */
+  private addImagesForModel(outcomes: ToolCallOutcome[]): void {
+    if (!this.llm.supportsVision) return;
+    const images = outcomes.flatMap((o) => o.result.images ?? []);
+    if (images.length === 0) return;
+    this.memory.add({
+      role: 'user',
+      content: `Image(s) returned by ${outcomes
+        .filter((o) => o.result.images?.length)
+        .map((o) => o.call.name)
+        .join(', ')}:`,
+      images,
+    });
+  }
+
+  private handleSpecialTool(outcome: ToolCallOutcome): void {
+    if (!this.specialToolNames.has(outcome.call.name) || outcome.result.error) return;
+    const status = parseStatus(outcome.call.arguments);
+    this.finish(status === 'failure' ? 'failure' : 'success', this.lastAnswer || outcome.result.output || 'Done.');
+  }
+
+  /** After a cancel, every call the model made gets a result, so the memory stays valid for a follow-up. */
+  answerUnansweredCalls(reason: string): void {
+    const missing = this.memory.unansweredToolCalls();
+    if (missing.length === 0) return;
+    this.memory.add(
+      ...missing.map((call): ChatMessage => ({
+        role: 'tool',
+        toolCallId: call.id,
+        name: call.name,
+        content: `Error: ${reason}`,
+      })),
+    );
+  }
+}
+
+function parseStatus(rawArguments: string): string | undefined {
+  try {
+    return (JSON.parse(rawArguments) as { status?: string }).status;
+  } catch {
+    return undefined;
+  }
+}

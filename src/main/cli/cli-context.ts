@@ -1,0 +1,54 @@
+import { resolveDataDir } from '../store/data-dir.js';
+import { openStore } from '../store/store.js';
+import type { SessionStore } from '../store/store-api.js';
+import { FileKeySecretBox, type SecretBox } from '../store/secrets.js';
+import { loadSettings } from '../config/settings-store.js';
+import type { AppSettings } from '../config/settings.js';
+import { applyLlmOverrides, llmOverridesFromEnv, type LlmOverrides } from '../config/llm-overrides.js';
+import { SessionService } from '../session/session-service.js';
+import { createLlm } from '../llm/client.js';
+import { recoverDeadRuns } from '../session/run-markers.js';
+
+export interface CliContext {
+  dataDir: string;
+  store: SessionStore;
+  /** encrypts secrets in saved settings with a key file readable only by the user */
+  secrets: SecretBox;
+  close(): void;
+}
+
+/** Opens the data folder and the store the app also uses. */
+export function openCliContext(options: { dataDir?: string }): CliContext {
+  const dataDir = resolveDataDir({ dataDir: options.dataDir });
+  const store = openStore(dataDir);
+  recoverDeadRuns(store, dataDir);
+  return { dataDir, store, secrets: FileKeySecretBox.inDataDir(dataDir), close: () => store.close() };
+}
+
+export interface ServiceOptions {
+  llm?: LlmOverrides;
+  /** per-run settings changes (sandbox mode, max steps...) */
+  adjust?: (settings: AppSettings) => AppSettings;
+  humanAvailable: boolean;
+}
+
+/** The settings a CLI run uses: saved ones, then env, then flags. */
+export function cliSettings(context: CliContext, options: Pick<ServiceOptions, 'llm' | 'adjust'>): AppSettings {
+  const withLlm = applyLlmOverrides(
+    loadSettings(context.store, context.secrets),
+    llmOverridesFromEnv(),
+    options.llm ?? {},
+  );
+  return options.adjust ? options.adjust(withLlm) : withLlm;
+}
+
+export function createCliSessionService(context: CliContext, options: ServiceOptions): SessionService {
+  const settings = cliSettings(context, options);
+  return new SessionService({
+    store: context.store,
+    dataDir: context.dataDir,
+    settings: () => settings,
+    llmFactory: createLlm,
+    humanAvailable: options.humanAvailable,
+  });
+}

@@ -1,0 +1,108 @@
+import { writeFileSync } from 'node:fs';
+import { Command, Option } from 'commander';
+import type { SessionInfo } from '../../../shared/events.js';
+import { openCliContext, type CliContext } from '../cli-context.js';
+import { deleteSessionEverywhere } from '../../store/session-files.js';
+import { exportSessionJson, exportSessionMarkdown } from '../../store/export.js';
+import { positiveInt } from './run.js';
+
+function withContext(command: Command, body: (context: CliContext) => void | Promise<void>): Promise<void> | void {
+  const context = openCliContext({ dataDir: command.optsWithGlobals<{ dataDir?: string }>().dataDir });
+  try {
+    return body(context);
+  } finally {
+    context.close();
+  }
+}
+
+function requireSession(context: CliContext, id: string): SessionInfo {
+  const session = context.store.getSession(id);
+  if (!session) throw new Error(`No session with id ${id}. See \`manus sessions list\`.`);
+  return session;
+}
+
+function sessionLine(session: SessionInfo): string {
+  const when = new Date(session.updatedAt).toISOString().replace('T', ' ').slice(0, 16);
+  return `${session.id}  ${session.status.padEnd(11)} ${session.mode.padEnd(8)} ${when}  ${session.title}`;
+}
+
+/** `manus sessions ...`: list, show, rename, delete and export saved sessions. */
+export function sessionsCommand(): Command {
+  const sessions = new Command('sessions').description('saved sessions');
+
+  sessions
+    .command('list')
+    .description('list sessions, newest first')
+    .option('--json', 'as JSON')
+    .option('--limit <n>', 'how many', positiveInt, 50)
+    .option('--search <query>', 'full-text search over titles and messages')
+    .action((options: { json?: boolean; limit: number; search?: string }, command: Command) =>
+      withContext(command, ({ store }) => {
+        const list = options.search
+          ? store.searchSessions(options.search, options.limit).map((hit) => hit.session)
+          : store.listSessions({ limit: options.limit });
+        if (options.json) process.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
+        else if (list.length === 0) process.stdout.write('No sessions yet. Start one with `manus run "<task>"`.\n');
+        else process.stdout.write(`${list.map(sessionLine).join('\n')}\n`);
+      }),
+    );
+
+  sessions
+    .command('show')
+    .description('show a session as Markdown')
+    .argument('<id>')
+    .action((id: string, _options: unknown, command: Command) =>
+      withContext(command, (context) => {
+        requireSession(context, id);
+        process.stdout.write(exportSessionMarkdown(context.store, id));
+      }),
+    );
+
+  sessions
+    .command('rename')
+    .description('rename a session')
+    .argument('<id>')
+    .argument('<title...>')
+    .action((id: string, title: string[], _options: unknown, command: Command) =>
+      withContext(command, (context) => {
+        requireSession(context, id);
+        const session = context.store.updateSession(id, { title: title.join(' ') });
+        process.stdout.write(`${sessionLine(session)}\n`);
+      }),
+    );
+
+  sessions
+    .command('delete')
+    .description('delete a session, its events and its own workspace folder')
+    .argument('<id>')
+    .action((id: string, _options: unknown, command: Command) =>
+      withContext(command, (context) => {
+        requireSession(context, id);
+        const outcome = deleteSessionEverywhere(context.store, context.dataDir, id);
+        const kept = outcome.workspaceDeleted
+          ? ''
+          : ` Its folder ${outcome.workspace} was kept: ${outcome.workspaceKeptBecause ?? "not the session's own"}.`;
+        process.stdout.write(`Deleted session ${id}.${kept}\n`);
+      }),
+    );
+
+  sessions
+    .command('export')
+    .description('export a session as Markdown or JSON')
+    .argument('<id>')
+    .addOption(new Option('--format <format>', 'md or json').choices(['md', 'json']).default('md'))
+    .option('--output <file>', 'write to a file instead of stdout')
+    .action((id: string, options: { format: 'md' | 'json'; output?: string }, command: Command) =>
+      withContext(command, (context) => {
+        requireSession(context, id);
+        const text =
+          options.format === 'json'
+            ? JSON.stringify(exportSessionJson(context.store, id), null, 2) + '\n'
+            : exportSessionMarkdown(context.store, id);
+        if (options.output) writeFileSync(options.output, text);
+        else process.stdout.write(text);
+      }),
+    );
+
+  return sessions;
+}

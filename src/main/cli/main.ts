@@ -1,0 +1,22 @@
+import { CommanderError } from 'commander';
+import { createProgram } from './program.js';
+import { EXIT_CODES } from './run-session.js';
+
+/** Entry of the `manus` binary: any failure ends as one readable line (and a hint) with a non-zero code. */
+async function main(): Promise<void> {
+  const program = createProgram().exitOverride();
+  try {
+    await program.parseAsync(process.argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      process.exitCode = error.exitCode === 0 ? 0 : EXIT_CODES.usage;
+      return;
+    }
+    const failure = error as Error & { hint?: string };
+    process.stderr.write(`manus: ${failure.message}\n${failure.hint ? `  ${failure.hint}\n` : ''}`);
+    if (process.env.MANUS_DEBUG) process.stderr.write(`${failure.stack}\n`);
+    process.exitCode = EXIT_CODES.usage;
+  }
+}
+
+void main();

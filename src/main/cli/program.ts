@@ -1,0 +1,18 @@
+import { Command } from 'commander';
+import { runCommand } from './commands/run.js';
+import { sessionsCommand } from './commands/sessions.js';
+import { configCommand } from './commands/config.js';
+
+export const CLI_VERSION = '0.1.0';
+
+/** The `manus` command line: every feature adds its command here. */
+export function createProgram(): Command {
+  return new Command('manus')
+    .description('Manus Desktop: a local-first general AI agent (CLI)')
+    .version(CLI_VERSION)
+    .option('--data-dir <dir>', "data folder (default: the app's; or MANUS_DATA_DIR)")
+    .showHelpAfterError()
+    .addCommand(runCommand())
+    .addCommand(sessionsCommand())
+    .addCommand(configCommand());
+}

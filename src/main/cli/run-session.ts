@@ -1,0 +1,58 @@
+import type { CoreEvent } from '../../shared/events.js';
+import type { RunResult, SessionService } from '../session/session-service.js';
+import { createHumanPrinter } from './output/human-printer.js';
+import { createJsonPrinter } from './output/json-printer.js';
+import { createTtyAnswerer } from './tty-answerer.js';
+
+export const EXIT_CODES = {
+  finished: 0,
+  failed: 1,
+  usage: 2,
+  cancelled: 130,
+  interrupted: 1,
+  running: 1,
+  idle: 0,
+} as const;
+
+/**
+ * Shows one turn of a session in the terminal until it is done; the first Ctrl-C cancels the run
+ * (the session stays consistent), a second one exits at once.
+ */
+export async function followRun(
+  service: SessionService,
+  start: () => { sessionId: string; done: Promise<RunResult> },
+  options: { json: boolean },
+): Promise<number> {
+  const print = options.json ? createJsonPrinter() : createHumanPrinter();
+  const answerer = process.stdin.isTTY
+    ? createTtyAnswerer((sessionId, askId, text) => service.answer(sessionId, askId, text))
+    : undefined;
+  const unsubscribe = service.subscribe((event: CoreEvent) => {
+    print(event);
+    answerer?.(event);
+  });
+  let run: { sessionId: string; done: Promise<RunResult> } | undefined;
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts++;
+    if (interrupts > 1 || !run) process.exit(EXIT_CODES.cancelled);
+    process.stderr.write('\nCancelling… (Ctrl-C again to quit at once)\n');
+    void service.cancel(run.sessionId);
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    run = start();
+    const result = await run.done;
+    if (result.status !== 'finished') process.stderr.write(`manus: ${result.status}: ${firstLine(result.result)}\n`);
+    else if (!options.json) process.stderr.write(`\nSession ${result.sessionId} finished.\n`);
+    return EXIT_CODES[result.status];
+  } finally {
+    process.off('SIGINT', onSigint);
+    unsubscribe();
+    await service.close();
+  }
+}
+
+function firstLine(text: string): string {
+  return text.split('\n')[0] ?? '';
+}

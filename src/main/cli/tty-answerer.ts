@@ -1,0 +1,23 @@
+import { createInterface } from 'node:readline/promises';
+import type { CoreEvent } from '../../shared/events.js';
+
+/** Answers the agent's questions (and approval requests) at a terminal prompt. */
+export function createTtyAnswerer(
+  answer: (sessionId: string, askId: string, text: string) => void,
+): (event: CoreEvent) => void {
+  return (event) => {
+    if (event.type !== 'ask' || event.status !== 'waiting') return;
+    const rl = createInterface({ input: process.stdin, output: process.stderr });
+    const prompt =
+      event.kind === 'approval'
+        ? `\n? Allow ${event.tool?.name ?? 'this tool'} ${JSON.stringify(event.tool?.args ?? {})}? [y]es / [n]o / [a]lways: `
+        : `\n? ${event.question}\n> `;
+    void rl.question(prompt).then(
+      (text) => {
+        rl.close();
+        answer(event.sessionId, event.askId, text);
+      },
+      () => rl.close(),
+    );
+  };
+}

@@ -1,0 +1,33 @@
+import type { CoreEvent, CoreEventInput } from '../../shared/events.js';
+import type { SessionStore } from '../store/store-api.js';
+
+export type EventListener = (event: CoreEvent) => void;
+
+/**
+ * The one way events leave the core: each is stamped, appended to the store, and only then handed
+ * to subscribers, so whatever anyone saw can be reviewed and replayed.
+ */
+export class EventBus {
+  private readonly listeners = new Set<{ listener: EventListener; sessionId?: string }>();
+
+  constructor(private readonly store: SessionStore) {}
+
+  emit(input: CoreEventInput): CoreEvent {
+    const stored = this.store.appendEvent({ ...input, ts: Date.now() } as Parameters<SessionStore['appendEvent']>[0]);
+    for (const entry of this.listeners) {
+      if (entry.sessionId && entry.sessionId !== stored.sessionId) continue;
+      try {
+        entry.listener(stored);
+      } catch {
+        // a failing subscriber (a closed socket, a broken printer) must not break the run
+      }
+    }
+    return stored;
+  }
+
+  subscribe(listener: EventListener, sessionId?: string): () => void {
+    const entry = { listener, sessionId };
+    this.listeners.add(entry);
+    return () => this.listeners.delete(entry);
+  }
+}

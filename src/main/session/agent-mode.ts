@@ -1,0 +1,18 @@
+import type { AgentOutcome } from '../agent/base-agent.js';
+import type { SessionStatus } from '../../shared/events.js';
+import type { ModeRunner } from './mode-runner.js';
+
+const STATUS_BY_OUTCOME: Record<AgentOutcome, SessionStatus> = {
+  success: 'finished',
+  failure: 'failed',
+  max_steps: 'failed',
+  stuck: 'failed',
+};
+
+/** Single-agent mode: the Manus agent's think/act loop over the session's memory. */
+export const runAgentMode: ModeRunner = async (run) => {
+  const agent = run.createAgent('manus', { maxSteps: run.request.maxSteps });
+  if (run.resuming) agent.answerUnansweredCalls('The run was interrupted before this call finished.');
+  const outcome = await agent.run(run.resuming ? undefined : run.request.task, { signal: run.signal });
+  return { status: STATUS_BY_OUTCOME[outcome.outcome], result: outcome.text };
+};

@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import type { CoreEventInput } from '../../shared/events.js';
+import { defineResource } from './resources.js';
+
+export class NobodyToAskError extends Error {
+  constructor() {
+    super(
+      'Nobody can answer questions in this session (no terminal, no window). Run it interactively or answer in the app.',
+    );
+    this.name = 'NobodyToAskError';
+  }
+}
+
+interface PendingAsk {
+  resolve: (answer: string) => void;
+  reject: (error: Error) => void;
+}
+
+export interface AskRequest {
+  kind: 'question' | 'approval';
+  question: string;
+  tool?: { callId: string; name: string; args: unknown };
+  signal: AbortSignal;
+}
+
+/**
+ * Questions from the agent to the person: emitted as `ask` events and answered by whoever shows them
+ * (a TTY prompt in the CLI, a dialog in the app) through `answer`.
+ */
+export class HumanChannel {
+  private readonly pending = new Map<string, PendingAsk>();
+
+  constructor(
+    private readonly sessionId: string,
+    private readonly emit: (event: CoreEventInput) => void,
+    readonly available: boolean,
+  ) {}
+
+  ask(request: AskRequest): Promise<string> {
+    if (!this.available) return Promise.reject(new NobodyToAskError());
+    const askId = randomUUID();
+    const base = {
+      type: 'ask',
+      sessionId: this.sessionId,
+      askId,
+      kind: request.kind,
+      question: request.question,
+      tool: request.tool,
+    } as const;
+    return new Promise<string>((resolve, reject) => {
+      const onAbort = () => {
+        this.pending.delete(askId);
+        this.emit({ ...base, status: 'cancelled' });
+        reject(request.signal.reason instanceof Error ? request.signal.reason : new Error('cancelled'));
+      };
+      if (request.signal.aborted) return onAbort();
+      request.signal.addEventListener('abort', onAbort, { once: true });
+      this.pending.set(askId, {
+        resolve: (answer) => {
+          request.signal.removeEventListener('abort', onAbort);
+          this.emit({ ...base, status: 'answered', answer });
+          resolve(answer);
+        },
+        reject,
+      });
+      this.emit({ ...base, status: 'waiting' });
+    });
+  }
+
+  /** Returns false when no question with this id is waiting. */
+  answer(askId: string, answer: string): boolean {
+    const waiting = this.pending.get(askId);
+    if (!waiting) return false;
+    this.pending.delete(askId);
+    waiting.resolve(answer);
+    return true;
+  }
+
+  waitingIds(): string[] {
+    return [...this.pending.keys()];
+  }
+}
+
+/** The session's human channel; the session service creates it before the run starts. */
+export const humanChannelKey = defineResource<HumanChannel>({
+  name: 'human',
+  create(owner) {
+    const channel = owner.resources.provision<HumanChannel>('human-channel');
+    if (!channel) throw new NobodyToAskError();
+    return channel;
+  },
+});

@@ -1,0 +1,46 @@
+import type { CoreEventInput, SessionInfo, SessionMode, SessionStatus } from '../../shared/events.js';
+import type { AppSettings } from '../config/settings.js';
+import type { Llm } from '../llm/types.js';
+import type { SessionStore } from '../store/store-api.js';
+import type { ToolCallAgent } from '../agent/toolcall-agent.js';
+import type { SessionResources } from './resources.js';
+
+export interface StartTaskRequest {
+  task: string;
+  /** a follow-up message in an existing session */
+  sessionId?: string;
+  mode?: SessionMode;
+  /** flows: which agents may be used */
+  agents?: string[];
+  /** a folder the person chose; default: the session's own folder under the data folder */
+  workspace?: string;
+  /** a configured provider's name or a model id */
+  model?: string;
+  maxSteps?: number;
+  /** flows: run independent plan steps at the same time */
+  parallel?: number;
+}
+
+export interface RunResult {
+  sessionId: string;
+  status: SessionStatus;
+  result: string;
+}
+
+/** Everything a mode (agent, planning flow, plan-act) needs to run one turn of a session. */
+export interface RunContext {
+  session: SessionInfo;
+  request: StartTaskRequest;
+  /** true when continuing an interrupted run rather than answering a new message */
+  resuming: boolean;
+  store: SessionStore;
+  emit: (event: CoreEventInput) => void;
+  signal: AbortSignal;
+  settings: AppSettings;
+  resources: SessionResources;
+  llm: Llm;
+  /** an agent of this session, with its memory loaded from the store and persisted as it grows */
+  createAgent(name: string, options?: { maxSteps?: number; memoryKey?: string }): ToolCallAgent;
+}
+
+export type ModeRunner = (run: RunContext) => Promise<{ status: SessionStatus; result: string }>;

@@ -1,0 +1,310 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { CoreEvent, CoreEventInput, SessionInfo, SessionMode, UsageTotals } from '../../shared/events.js';
+import { createAgent } from '../agent/agent-factory.js';
+import { RunCancelledError } from '../agent/errors.js';
+import { Memory } from '../agent/memory.js';
+import { provideLlm, provideSettings } from '../config/session-settings.js';
+import type { AppSettings } from '../config/settings.js';
+import type { LlmConfig } from '../config/llm-config.js';
+import { EventBus, type EventListener } from '../events/event-bus.js';
+import type { Llm } from '../llm/types.js';
+import type { SessionStore } from '../store/store-api.js';
+import type { ToolGate } from '../approval/tool-gate.js';
+import type { AnyTool } from '../tool/tool.js';
+import { runAgentMode } from './agent-mode.js';
+import { HumanChannel } from './human-channel.js';
+import { resolveLlmConfig } from './llm-resolution.js';
+import type { ModeRunner, RunContext, RunResult, StartTaskRequest } from './mode-runner.js';
+import { SessionResources } from './resources.js';
+import { withSessionHooks } from './session-llm.js';
+import { describeError } from './run-errors.js';
+import { clearRunning, markRunning, recoverDeadRuns } from './run-markers.js';
+
+export type { RunResult, StartTaskRequest } from './mode-runner.js';
+
+/** a cancelled run must settle within this; after it the session is marked cancelled anyway */
+const CANCEL_GRACE_MS = 1000;
+const TITLE_LENGTH = 80;
+
+export interface SessionServiceOptions {
+  store: SessionStore;
+  dataDir: string;
+  /** the settings to run with, read at the start of every turn */
+  settings: () => AppSettings;
+  /** builds the model client for a config (the openai-SDK client unless a host swaps it) */
+  llmFactory: (config: LlmConfig) => Llm;
+  /** whether someone can answer `ask` events (a TTY, a window) */
+  humanAvailable?: boolean;
+  /** tools that come and go at run time, such as MCP servers' tools */
+  extraTools?: (sessionId: string) => AnyTool[];
+  /** approval of tool calls; every call runs when unset */
+  toolGate?: (sessionId: string) => ToolGate;
+  /** per-session setup when a session becomes live (e.g. start MCP connections) */
+  onSessionLive?: (resources: SessionResources) => void;
+}
+
+interface LiveSession {
+  resources: SessionResources;
+  human: HumanChannel;
+  usage: UsageTotals;
+  abort?: AbortController;
+  running?: Promise<RunResult>;
+}
+
+const modeRunners = new Map<SessionMode, ModeRunner>([['agent', runAgentMode]]);
+
+/** Flows register how they run a turn ('planning', 'plan_act'). */
+export function registerModeRunner(mode: SessionMode, runner: ModeRunner): void {
+  modeRunners.set(mode, runner);
+}
+
+export class SessionService {
+  private readonly bus: EventBus;
+  private readonly live = new Map<string, LiveSession>();
+
+  constructor(private readonly options: SessionServiceOptions) {
+    this.bus = new EventBus(options.store);
+    this.markDeadRunsInterrupted();
+  }
+
+  /** Sessions left `running` by a process that is gone (killed, crashed) are shown as interrupted. */
+  private markDeadRunsInterrupted(): void {
+    for (const session of recoverDeadRuns(this.store, this.options.dataDir)) {
+      this.emit({ type: 'session', sessionId: session.id, action: 'status', session });
+    }
+  }
+
+  get store(): SessionStore {
+    return this.options.store;
+  }
+
+  emit = (event: CoreEventInput): CoreEvent => this.bus.emit(event);
+
+  subscribe(listener: EventListener, sessionId?: string): () => void {
+    return this.bus.subscribe(listener, sessionId);
+  }
+
+  isRunning(sessionId: string): boolean {
+    return Boolean(this.live.get(sessionId)?.running);
+  }
+
+  runningSessionIds(): string[] {
+    return [...this.live.entries()].filter(([, live]) => live.running).map(([id]) => id);
+  }
+
+  /** Starts a turn: a new session, or a follow-up message in an existing one. The session row exists on return. */
+  start(request: StartTaskRequest): { sessionId: string; done: Promise<RunResult> } {
+    const settings = this.options.settings();
+    const llmConfig = resolveLlmConfig(settings, request.model);
+    const existing = request.sessionId ? this.requireSession(request.sessionId) : undefined;
+    if (existing && this.isRunning(existing.id)) throw new Error(`Session ${existing.id} is already running.`);
+    const mode = request.mode ?? existing?.mode ?? 'agent';
+    const session = existing
+      ? this.store.updateSession(existing.id, { status: 'running', mode, model: llmConfig.model })
+      : this.createSession(request, mode, llmConfig.model);
+    this.emit({ type: 'session', sessionId: session.id, action: existing ? 'status' : 'created', session });
+    this.emit({
+      type: 'message',
+      sessionId: session.id,
+      messageId: randomUUID(),
+      role: 'user',
+      text: request.task,
+      delta: false,
+    });
+    return { sessionId: session.id, done: this.launch(session, { ...request, mode }, settings, llmConfig, false) };
+  }
+
+  /** Continues an interrupted (or cancelled, or failed) session from where it stopped. */
+  resume(sessionId: string): { sessionId: string; done: Promise<RunResult> } {
+    const existing = this.requireSession(sessionId);
+    if (this.isRunning(sessionId)) throw new Error(`Session ${sessionId} is already running.`);
+    const settings = this.options.settings();
+    const llmConfig = resolveLlmConfig(settings, existing.model);
+    const session = this.store.updateSession(sessionId, { status: 'running' });
+    this.emit({ type: 'session', sessionId, action: 'status', session });
+    this.emit({
+      type: 'notice',
+      sessionId,
+      level: 'info',
+      code: 'resumed',
+      text: 'Resuming where the session stopped.',
+    });
+    const task = this.lastUserMessage(sessionId) ?? session.title;
+    return {
+      sessionId,
+      done: this.launch(session, { task, sessionId, mode: session.mode }, settings, llmConfig, true),
+    };
+  }
+
+  /** Stops a running turn; returns once the run has settled (at most about a second). */
+  async cancel(sessionId: string): Promise<void> {
+    const live = this.live.get(sessionId);
+    if (!live?.running || !live.abort) return;
+    live.abort.abort(new RunCancelledError());
+    await Promise.race([
+      live.running.catch(() => undefined),
+      new Promise((r) => setTimeout(r, CANCEL_GRACE_MS).unref()),
+    ]);
+  }
+
+  answer(sessionId: string, askId: string, answer: string): boolean {
+    return this.live.get(sessionId)?.human.answer(askId, answer) ?? false;
+  }
+
+  /** Releases a session's live resources (sandbox, browser...), e.g. before deleting it. */
+  async release(sessionId: string): Promise<void> {
+    const live = this.live.get(sessionId);
+    if (!live) return;
+    await this.cancel(sessionId);
+    this.live.delete(sessionId);
+    await live.resources.disposeAll();
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.live.keys()].map((id) => this.release(id)));
+  }
+
+  private requireSession(sessionId: string): SessionInfo {
+    const session = this.store.getSession(sessionId);
+    if (!session) throw new Error(`No session with id ${sessionId}.`);
+    return session;
+  }
+
+  private createSession(request: StartTaskRequest, mode: SessionMode, model: string): SessionInfo {
+    const id = randomUUID();
+    const workspace = request.workspace ? resolve(request.workspace) : join(this.options.dataDir, 'workspaces', id);
+    mkdirSync(workspace, { recursive: true });
+    return this.store.createSession({ id, title: titleOf(request.task), mode, model, workspace, status: 'running' });
+  }
+
+  private lastUserMessage(sessionId: string): string | undefined {
+    const events = this.store.listEvents(sessionId);
+    for (let i = events.length - 1; i >= 0; i--) {
+      const event = events[i];
+      if (event.type === 'message' && event.role === 'user' && !event.delta) return event.text;
+    }
+    return undefined;
+  }
+
+  private liveSession(session: SessionInfo, settings: AppSettings): LiveSession {
+    let live = this.live.get(session.id);
+    if (!live) {
+      const resources = new SessionResources(session.id, session.workspace);
+      const human = new HumanChannel(session.id, this.emit, this.options.humanAvailable ?? false);
+      resources.provide('human-channel', human);
+      live = { resources, human, usage: { ...session.usage } };
+      this.live.set(session.id, live);
+      provideSettings(resources, settings);
+      this.options.onSessionLive?.(resources);
+    }
+    provideSettings(live.resources, settings);
+    return live;
+  }
+
+  private launch(
+    session: SessionInfo,
+    request: StartTaskRequest,
+    settings: AppSettings,
+    llmConfig: LlmConfig,
+    resuming: boolean,
+  ): Promise<RunResult> {
+    const live = this.liveSession(session, settings);
+    const abort = new AbortController();
+    live.abort = abort;
+    const llm = this.sessionLlm(session.id, live, llmConfig);
+    provideLlm(live.resources, llm);
+    const context: RunContext = {
+      session,
+      request,
+      resuming,
+      store: this.store,
+      emit: this.emit,
+      signal: abort.signal,
+      settings,
+      resources: live.resources,
+      llm,
+      createAgent: (name, options = {}) => {
+        const memoryKey = options.memoryKey ?? name;
+        const memory = new Memory(this.store.loadMemory(session.id, memoryKey), settings.agent.maxMessages, (added) =>
+          this.store.appendMemory(session.id, memoryKey, added),
+        );
+        return createAgent(name, {
+          sessionId: session.id,
+          workspace: session.workspace,
+          llm,
+          emit: this.emit,
+          resources: live.resources,
+          memory,
+          settings: settings.agent,
+          sandboxed: settings.sandbox.mode === 'docker',
+          maxSteps: options.maxSteps,
+          extraTools: this.options.extraTools ? () => this.options.extraTools!(session.id) : undefined,
+          gate: this.options.toolGate?.(session.id),
+        });
+      },
+    };
+    const runner = modeRunners.get(request.mode ?? 'agent');
+    const running = (async (): Promise<RunResult> => {
+      if (!runner) throw new Error(`The ${request.mode} mode is not available in this build.`);
+      return { sessionId: session.id, ...(await runner(context)) };
+    })().then(
+      (result) => this.settle(session.id, result),
+      (error: unknown) => this.settleError(session.id, error, abort.signal),
+    );
+    live.running = running;
+    markRunning(this.options.dataDir, session.id);
+    void running.finally(() => {
+      clearRunning(this.options.dataDir, session.id);
+      if (live.running === running) {
+        live.running = undefined;
+        live.abort = undefined;
+      }
+    });
+    return running;
+  }
+
+  private sessionLlm(sessionId: string, live: LiveSession, config: LlmConfig): Llm {
+    return withSessionHooks(this.options.llmFactory(config), {
+      onUsage: (request, model) => {
+        live.usage = addUsage(live.usage, request);
+        this.store.updateSession(sessionId, { usage: live.usage });
+        this.emit({ type: 'usage', sessionId, model, request, session: live.usage });
+      },
+      onNotice: (code, text) => this.emit({ type: 'notice', sessionId, level: 'warning', code, text }),
+    });
+  }
+
+  private settle(sessionId: string, result: RunResult): RunResult {
+    const session = this.store.updateSession(sessionId, { status: result.status });
+    this.emit({ type: 'session', sessionId, action: 'status', session });
+    this.emit({ type: 'done', sessionId, status: result.status, result: result.result });
+    return result;
+  }
+
+  private settleError(sessionId: string, error: unknown, signal: AbortSignal): RunResult {
+    if (signal.aborted || error instanceof RunCancelledError) {
+      return this.settle(sessionId, { sessionId, status: 'cancelled', result: 'Cancelled by the user.' });
+    }
+    const described = describeError(error);
+    this.emit({ type: 'error', sessionId, ...described });
+    return this.settle(sessionId, { sessionId, status: 'failed', result: described.message });
+  }
+}
+
+function titleOf(task: string): string {
+  const firstLine = task.trim().split('\n')[0] ?? '';
+  return firstLine.length > TITLE_LENGTH ? `${firstLine.slice(0, TITLE_LENGTH - 1)}…` : firstLine || 'Untitled task';
+}
+
+function addUsage(total: UsageTotals, request: UsageTotals): UsageTotals {
+  const cost =
+    total.cost !== undefined || request.cost !== undefined ? (total.cost ?? 0) + (request.cost ?? 0) : undefined;
+  return {
+    promptTokens: total.promptTokens + request.promptTokens,
+    completionTokens: total.completionTokens + request.completionTokens,
+    totalTokens: total.totalTokens + request.totalTokens,
+    ...(cost !== undefined ? { cost } : {}),
+  };
+}

@@ -1,0 +1,14 @@
+import { askHumanTool } from './ask-human.js';
+import { createChatCompletionTool } from './create-chat-completion.js';
+import { terminateTool } from './terminate.js';
+import type { AnyTool } from './tool.js';
+
+/** Every built-in tool by name; agents pick theirs from here. */
+export const builtinTools: Record<string, AnyTool> = Object.fromEntries(
+  [askHumanTool, createChatCompletionTool, terminateTool].map((tool) => [tool.name, tool as AnyTool]),
+);
+
+/** The named tools that exist (features land one by one; a missing one is simply not offered). */
+export function pickTools(names: readonly string[]): AnyTool[] {
+  return names.flatMap((name) => (builtinTools[name] ? [builtinTools[name]] : []));
+}
