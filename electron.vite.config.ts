@@ -9,7 +9,8 @@ export default defineConfig({
   },
   preload: {
     plugins: [externalizeDepsPlugin()],
-    build: { rollupOptions: { input: { index: resolve('src/preload/index.ts') } } },
+    // a sandboxed preload cannot be an ES module: CommonJS, with nothing but electron left external
+    build: { rollupOptions: { input: { index: resolve('src/preload/index.ts') }, output: { format: 'cjs' } } },
   },
   renderer: {
     root: resolve('src/renderer'),

@@ -19,6 +19,8 @@ export const StartTaskRequestSchema = z.object({
   workspace: z.string().optional(),
   model: z.string().optional(),
   maxSteps: z.number().int().positive().optional(),
+  /** flows: run independent plan steps at the same time */
+  parallel: z.number().int().positive().max(16).optional(),
 });
 export type StartTaskRequest = z.infer<typeof StartTaskRequestSchema>;
 

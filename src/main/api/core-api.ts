@@ -2,22 +2,18 @@ import type { CoreEvent } from '../../shared/events.js';
 import type { AppInfo, CoreHandlers, InvokeResult, ModelChoice } from '../../shared/contract.js';
 import type { AppSettings } from '../config/settings.js';
 import type { SessionStore } from '../store/store-api.js';
-import type { StartTaskRequest } from '../../shared/contract.js';
+import type { SessionService } from '../session/session-service.js';
 import { CoreApiError, invokeHandler } from './invoke.js';
 import type { SettingsAccess } from './settings-access.js';
 import { exportSessionJson, exportSessionMarkdown } from '../store/export.js';
 import { deleteSessionEverywhere } from '../store/session-files.js';
 import { collectSecrets, maskSecrets, restoreMaskedSecrets } from '../store/settings-secrets.js';
 
-/** The part of SessionService the UI drives (src/main/session/session-service.ts). */
-export interface SessionRunner {
-  start(request: StartTaskRequest): { sessionId: string; done: Promise<unknown> };
-  resume(sessionId: string): { sessionId: string; done: Promise<unknown> };
-  cancel(sessionId: string): Promise<void>;
-  answer(sessionId: string, askId: string, answer: string): void;
-  subscribe(listener: (event: CoreEvent) => void, sessionId?: string): () => void;
-  isRunning(sessionId: string): boolean;
-}
+/** The part of SessionService the UI drives. */
+export type SessionRunner = Pick<
+  SessionService,
+  'start' | 'resume' | 'cancel' | 'answer' | 'subscribe' | 'isRunning' | 'runningSessionIds' | 'release'
+>;
 
 export interface CoreApiOptions {
   sessions: SessionRunner;
@@ -98,7 +94,13 @@ export function createCoreApi(options: CoreApiOptions): CoreApi {
     },
     answer: ({ sessionId, askId, answer }) => {
       sessionOrThrow(sessionId);
-      sessions.answer(sessionId, askId, answer);
+      if (!sessions.answer(sessionId, askId, answer)) {
+        throw new CoreApiError(
+          'not_waiting',
+          'Nothing is waiting for this answer any more.',
+          'The question was answered or the run stopped.',
+        );
+      }
       return { ok: true };
     },
     listSessions: (request) =>
@@ -113,7 +115,8 @@ export function createCoreApi(options: CoreApiOptions): CoreApi {
     },
     deleteSession: async ({ sessionId }) => {
       sessionOrThrow(sessionId);
-      if (sessions.isRunning(sessionId)) await sessions.cancel(sessionId);
+      // a running turn is stopped and its sandbox and browser closed before the rows go
+      await sessions.release(sessionId);
       // only the folder the app created is removed; a folder the user chose stays theirs
       deleteSessionEverywhere(store, dataDir, sessionId);
       return { ok: true };
@@ -142,10 +145,6 @@ export function createCoreApi(options: CoreApiOptions): CoreApi {
     },
     appInfo: () => {
       const current = (options.runSettings ?? settings.read)();
-      const running = store
-        .listSessions({ status: 'running' })
-        .map((session) => session.id)
-        .filter((id) => sessions.isRunning(id));
       return {
         version: options.version,
         shell: options.shell,
@@ -153,7 +152,7 @@ export function createCoreApi(options: CoreApiOptions): CoreApi {
         dataDir,
         models: modelChoices(current),
         defaultModel: current.defaultLlm ?? Object.keys(current.llms)[0],
-        runningSessionIds: running,
+        runningSessionIds: sessions.runningSessionIds(),
       };
     },
   };

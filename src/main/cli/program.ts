@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { runCommand } from './commands/run.js';
 import { sessionsCommand } from './commands/sessions.js';
 import { configCommand } from './commands/config.js';
+import { serveCommand } from './commands/serve.js';
 
 export const CLI_VERSION = '0.1.0';
 
@@ -14,5 +15,6 @@ export function createProgram(): Command {
     .showHelpAfterError()
     .addCommand(runCommand())
     .addCommand(sessionsCommand())
-    .addCommand(configCommand());
+    .addCommand(configCommand())
+    .addCommand(serveCommand({ version: CLI_VERSION }));
 }

@@ -24,7 +24,7 @@ export function createMainWindow(dataDir: string): BrowserWindow {
     backgroundColor: BACKGROUND,
     title: 'Manus',
     webPreferences: {
-      preload: join(import.meta.dirname, '../preload/index.js'),
+      preload: join(import.meta.dirname, '../preload/index.cjs'),
       // the page and the preload live in separate JavaScript worlds: page scripts cannot reach Electron APIs
       contextIsolation: true,
       // the renderer process runs in the OS sandbox: a compromised page cannot touch files or spawn processes

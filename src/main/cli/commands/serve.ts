@@ -2,8 +2,10 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { createCoreApi, type SessionRunner } from '../../api/core-api.js';
-import type { SettingsAccess } from '../../api/settings-access.js';
+import { storedSettings, type SettingsAccess } from '../../api/settings-access.js';
 import type { SessionStore } from '../../store/store-api.js';
+import type { AppSettings } from '../../config/settings.js';
+import { cliSettings, createCliSessionService, openCliContext } from '../cli-context.js';
 import { startWebServer } from '../../server/web-server.js';
 import { findRendererDir } from '../../server/renderer-dir.js';
 
@@ -15,12 +17,32 @@ export interface ServedCore {
   sessions: SessionRunner;
   dataDir: string;
   settings: SettingsAccess;
+  /** the settings runs use: saved ones plus MANUS_LLM_* overrides */
+  runSettings: () => AppSettings;
   close(): Promise<void>;
 }
 
+/** The CLI's core for serving: its data folder and store, a session service whose questions the page answers. */
+export function openServedCore(options: { dataDir?: string }): ServedCore {
+  const context = openCliContext(options);
+  const sessions = createCliSessionService(context, { humanAvailable: true });
+  return {
+    store: context.store,
+    sessions,
+    dataDir: context.dataDir,
+    settings: storedSettings(context.store, context.secrets),
+    runSettings: () => cliSettings(context, {}),
+    close: async () => {
+      await sessions.close();
+      context.close();
+    },
+  };
+}
+
 export interface ServeDeps {
-  openCore(): Promise<ServedCore> | ServedCore;
   version: string;
+  /** the CLI's core by default (openServedCore) */
+  openCore?: (options: { dataDir?: string }) => Promise<ServedCore> | ServedCore;
   print?: (line: string) => void;
   /** resolves when the server should stop; SIGINT/SIGTERM by default */
   untilStopped?: () => Promise<void>;
@@ -52,17 +74,19 @@ export function serveCommand(deps: ServeDeps): Command {
   return new Command('serve')
     .description('serve the app to a browser on 127.0.0.1 (open the printed URL; it carries the access token)')
     .option('-p, --port <port>', 'port to listen on (0 picks a free one)', parsePort, DEFAULT_SERVE_PORT)
-    .action(async (options: { port: number }) => {
+    .action(async (options: { port: number }, command: Command) => {
+      const globals = command.optsWithGlobals<{ dataDir?: string }>();
       const rendererDir = findRendererDir();
       if (!existsSync(join(rendererDir, 'index.html'))) {
         print(`warning: the UI is not built (${rendererDir}); run \`npm run build\` first, or use \`npm run web\`.`);
       }
-      const core = await deps.openCore();
+      const core = await (deps.openCore ?? openServedCore)({ dataDir: globals.dataDir });
       const api = createCoreApi({
         sessions: core.sessions,
         store: core.store,
         dataDir: core.dataDir,
         settings: core.settings,
+        runSettings: core.runSettings,
         shell: 'web',
         version: deps.version,
       });
