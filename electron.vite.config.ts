@@ -14,7 +14,8 @@ export default defineConfig({
   },
   renderer: {
     root: resolve('src/renderer'),
-    build: { rollupOptions: { input: { index: resolve('src/renderer/index.html') } } },
+    // minified: the page parses faster, and a long session opens sooner
+    build: { minify: true, rollupOptions: { input: { index: resolve('src/renderer/index.html') } } },
     plugins: [react()],
   },
 });

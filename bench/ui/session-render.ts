@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Page } from 'playwright';
+import { chromium, type Browser, type Page } from 'playwright';
 import { openStore } from '../../src/main/store/store.js';
 import { startWebServer } from '../../src/main/server/web-server.js';
 import { createCoreApi } from '../../src/main/api/core-api.js';
@@ -31,6 +31,7 @@ const FRAME_BUDGET_MS = 1000 / 60;
 const SCROLL_PX_PER_FRAME = 400;
 const MAX_SCROLL_FRAMES = 900;
 const LONG_TASK_MS = 50;
+const VIEWPORT = { width: 1400, height: 900 };
 
 function argument(name: string, fallback: number): number {
   const index = process.argv.indexOf(`--${name}`);
@@ -42,12 +43,49 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
-async function timeToRendered(page: Page, url: string, sessionId: string): Promise<number> {
+function renderedMark(sessionId: string): string {
+  return JSON.stringify(`manus:rendered:${sessionId}`);
+}
+
+/** A fresh browser context (empty caches), the session's URL, until its rows are on screen. */
+async function coldOpen(
+  browser: Browser,
+  url: string,
+  sessionId: string,
+): Promise<{ totalMs: number; fetchMs: number; bytes: number }> {
+  const context = await browser.newContext({ viewport: VIEWPORT, bypassCSP: true });
+  const page = await context.newPage();
   await page.goto(url);
-  await page.waitForFunction((id) => performance.getEntriesByName(`manus:rendered:${id}`).length > 0, sessionId, {
+  await page.waitForFunction(`performance.getEntriesByName(${renderedMark(sessionId)}).length > 0`, undefined, {
     timeout: 30_000,
   });
-  return page.evaluate((id) => performance.getEntriesByName(`manus:rendered:${id}`)[0].startTime, sessionId);
+  const figures = (await page.evaluate(`(() => {
+    const events = performance.getEntriesByType('resource').find((entry) => entry.name.endsWith('/api/getEvents'));
+    return {
+      totalMs: performance.getEntriesByName(${renderedMark(sessionId)})[0].startTime,
+      fetchMs: events ? events.responseEnd - events.startTime : NaN,
+      bytes: events ? events.encodedBodySize : NaN,
+    };
+  })()`)) as { totalMs: number; fetchMs: number; bytes: number };
+  await context.close();
+  return figures;
+}
+
+/** The app already open: a click on the session in the sidebar, until its rows are on screen. */
+async function openFromSidebar(page: Page, appUrl: string, sessionId: string): Promise<number> {
+  await page.goto(appUrl);
+  await page.locator(`[data-session="${sessionId}"]`).waitFor();
+  const startedAt = (await page.evaluate(`(() => {
+    document.querySelector('[data-session="${sessionId}"]').click();
+    return performance.now();
+  })()`)) as number;
+  await page.waitForFunction(`performance.getEntriesByName(${renderedMark(sessionId)}).length > 0`, undefined, {
+    timeout: 30_000,
+  });
+  const renderedAt = (await page.evaluate(
+    `performance.getEntriesByName(${renderedMark(sessionId)})[0].startTime`,
+  )) as number;
+  return renderedAt - startedAt;
 }
 
 interface ScrollFigures {
@@ -56,33 +94,35 @@ interface ScrollFigures {
   distancePx: number;
 }
 
-/** Scrolls from the end of the timeline to its start, one step per animation frame, timing every frame. */
+/**
+ * Scrolls from the end of the timeline to its start, one step per animation frame, timing every frame.
+ * Plain JavaScript text: tsx would wrap a TypeScript function with helpers the page does not have.
+ */
+const SCROLL_SCRIPT = `({ step, maxFrames, longTaskMs }) => new Promise((resolve) => {
+  const list = document.querySelector('[data-testid="timeline"]');
+  let longTasks = 0;
+  const observer = new PerformanceObserver((entries) => {
+    longTasks += entries.getEntries().filter((entry) => entry.duration >= longTaskMs).length;
+  });
+  observer.observe({ type: 'longtask' });
+  const frames = [];
+  const start = list.scrollTop;
+  let last = performance.now();
+  function tick(now) {
+    frames.push(now - last);
+    last = now;
+    list.scrollTop = Math.max(0, list.scrollTop - step);
+    if (list.scrollTop <= 0 || frames.length >= maxFrames) {
+      observer.disconnect();
+      resolve({ frames: frames.slice(1), longTasks, distancePx: start - list.scrollTop });
+    } else requestAnimationFrame(tick);
+  }
+  requestAnimationFrame(tick);
+})`;
+
 async function scrollThrough(page: Page): Promise<ScrollFigures> {
-  return page.evaluate(
-    ({ step, maxFrames, longTaskMs }) =>
-      new Promise<ScrollFigures>((resolve) => {
-        const list = document.querySelector<HTMLElement>('[data-testid="timeline"]')!;
-        let longTasks = 0;
-        const observer = new PerformanceObserver((entries) => {
-          longTasks += entries.getEntries().filter((entry) => entry.duration >= longTaskMs).length;
-        });
-        observer.observe({ type: 'longtask' });
-        const frames: number[] = [];
-        const start = list.scrollTop;
-        let last = performance.now();
-        const tick = (now: number) => {
-          frames.push(now - last);
-          last = now;
-          list.scrollTop = Math.max(0, list.scrollTop - step);
-          if (list.scrollTop <= 0 || frames.length >= maxFrames) {
-            observer.disconnect();
-            resolve({ frames: frames.slice(1), longTasks, distancePx: start - list.scrollTop });
-          } else requestAnimationFrame(tick);
-        };
-        requestAnimationFrame(tick);
-      }),
-    { step: SCROLL_PX_PER_FRAME, maxFrames: MAX_SCROLL_FRAMES, longTaskMs: LONG_TASK_MS },
-  );
+  const args = { step: SCROLL_PX_PER_FRAME, maxFrames: MAX_SCROLL_FRAMES, longTaskMs: LONG_TASK_MS };
+  return page.evaluate(`(${SCROLL_SCRIPT})(${JSON.stringify(args)})`) as Promise<ScrollFigures>;
 }
 
 async function main(): Promise<void> {
@@ -114,32 +154,36 @@ async function main(): Promise<void> {
   const server = await startWebServer({ api, rendererDir, port: 0 });
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
   try {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    const url = `${server.url}#/s/${session.id}`;
-    const loadTimes: number[] = [];
-    for (let run = 0; run < loads; run += 1) loadTimes.push(await timeToRendered(page, url, session.id));
+    const cold = [];
+    for (let run = 0; run < loads; run += 1)
+      cold.push(await coldOpen(browser, `${server.url}#/s/${session.id}`, session.id));
+    // the measuring scripts are evaluated as text, which the app's CSP forbids; the app's own code is unaffected
+    const page = await browser.newPage({ viewport: VIEWPORT, bypassCSP: true });
+    const inApp: number[] = [];
+    for (let run = 0; run < loads; run += 1) inApp.push(await openFromSidebar(page, server.url, session.id));
     const rows = await page.locator('.timeline-row').count();
     const scroll = await scrollThrough(page);
     const janky = scroll.frames.filter((frame) => frame > FRAME_BUDGET_MS * 1.5).length;
+    const summary = (values: number[], digits = 0) => ({
+      p50: Number(percentile(values, 50).toFixed(digits)),
+      p99: Number(percentile(values, 99).toFixed(digits)),
+      max: Number(Math.max(...values).toFixed(digits)),
+    });
 
-    console.log(`\nLong session view — ${eventCount} events, ${loads} loads, Chromium ${browser.version()}\n`);
+    console.log(
+      `\nLong session view — ${eventCount} events (${(cold[0].bytes / 1e6).toFixed(1)} MB of JSON), ${loads} runs each, Chromium ${browser.version()}\n`,
+    );
     console.table({
-      'open: navigation → rows on screen (ms)': {
-        p50: Math.round(percentile(loadTimes, 50)),
-        p99: Math.round(percentile(loadTimes, 99)),
-        max: Math.round(Math.max(...loadTimes)),
-      },
-      'scroll: frame time (ms)': {
-        p50: Number(percentile(scroll.frames, 50).toFixed(1)),
-        p99: Number(percentile(scroll.frames, 99).toFixed(1)),
-        max: Number(Math.max(...scroll.frames).toFixed(1)),
-      },
+      'open in the running app: click → rows on screen (ms)': summary(inApp),
+      'open cold (new browser context): navigation → rows (ms)': summary(cold.map((run) => run.totalMs)),
+      '  of which fetching the events (ms)': summary(cold.map((run) => run.fetchMs)),
+      'scroll: frame time (ms)': summary(scroll.frames, 1),
     });
     console.table({
       'rows in the DOM (virtualised)': rows,
       'frames scrolled': scroll.frames.length,
       'distance scrolled (px)': Math.round(scroll.distancePx),
-      'frames over 25 ms': janky,
+      [`frames over ${(FRAME_BUDGET_MS * 1.5).toFixed(0)} ms`]: janky,
       'long tasks ≥ 50 ms while scrolling': scroll.longTasks,
     });
   } finally {

@@ -8,6 +8,7 @@ import { ErrorBoundary } from './components/ErrorBoundary.js';
 import { MissingToken } from './components/MissingToken.js';
 import './styles/app.css';
 
+performance.mark('manus:boot');
 initI18n();
 const choice = pickClient();
 const root = createRoot(document.getElementById('root')!);

@@ -1,5 +1,5 @@
-import { memo, useRef, type ComponentProps } from 'react';
-import ReactMarkdown, { defaultUrlTransform, type Components } from 'react-markdown';
+import { memo, useRef, type ComponentProps, type ReactElement } from 'react';
+import renderMarkdown, { defaultUrlTransform, type Components, type Options } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import rehypeSanitize from 'rehype-sanitize';
 import rehypeHighlight from 'rehype-highlight';
@@ -48,26 +48,42 @@ const components: Components = {
   ),
 };
 
-const remarkPlugins = [remarkGfm];
-// sanitise first, then highlight: the highlighter's classes are added to an already-clean tree
-const rehypePlugins: ComponentProps<typeof ReactMarkdown>['rehypePlugins'] = [
-  rehypeSanitize,
-  [rehypeHighlight, { detect: false }],
-];
+// the highlighter registers its grammars when set up: once for the app, not once per message rendered
+const highlightTree = rehypeHighlight({ detect: false });
+const sharedHighlight = () => highlightTree;
 
-/** Model and web text rendered as Markdown: raw HTML stays text, unsafe links are removed, code is highlighted. */
-export const Markdown = memo(function Markdown({ text }: { text: string }) {
+const options: Omit<Options, 'children'> = {
+  remarkPlugins: [remarkGfm],
+  // sanitise first, then highlight: the highlighter's classes are added to an already-clean tree
+  rehypePlugins: [rehypeSanitize, sharedHighlight],
+  components,
+  urlTransform: safeUrl,
+  skipHtml: true,
+};
+
+/** rows scrolled back into view reuse their rendered Markdown instead of parsing it again */
+const RENDERED_CACHE_SIZE = 600;
+const renderedCache = new Map<string, ReactElement>();
+
+function renderCached(text: string): ReactElement {
+  const cached = renderedCache.get(text);
+  if (cached) {
+    renderedCache.delete(text);
+    renderedCache.set(text, cached);
+    return cached;
+  }
+  const rendered = renderMarkdown({ ...options, children: text });
+  renderedCache.set(text, rendered);
+  if (renderedCache.size > RENDERED_CACHE_SIZE) renderedCache.delete(renderedCache.keys().next().value!);
+  return rendered;
+}
+
+/**
+ * Model and web text rendered as Markdown: raw HTML is dropped, unsafe links are removed, code is highlighted.
+ * Text still streaming in is not cached: each chunk would evict a finished message.
+ */
+export const Markdown = memo(function Markdown({ text, streaming = false }: { text: string; streaming?: boolean }) {
   return (
-    <div className="markdown">
-      <ReactMarkdown
-        remarkPlugins={remarkPlugins}
-        rehypePlugins={rehypePlugins}
-        components={components}
-        urlTransform={safeUrl}
-        skipHtml
-      >
-        {text}
-      </ReactMarkdown>
-    </div>
+    <div className="markdown">{streaming ? renderMarkdown({ ...options, children: text }) : renderCached(text)}</div>
   );
 });

@@ -81,7 +81,9 @@ export class AppStore {
     ];
     const onHash = () => this.followRoute();
     window.addEventListener('hashchange', onHash);
-    void this.refresh().then(() => this.followRoute());
+    // the open session loads alongside the app info and the list: a reload shows it as soon as possible
+    void this.refresh();
+    this.followRoute();
     return () => {
       stops.forEach((stop) => stop());
       window.removeEventListener('hashchange', onHash);

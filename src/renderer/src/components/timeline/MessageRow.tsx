@@ -10,7 +10,11 @@ export const MessageRow = memo(function MessageRow({ item, live }: { item: Messa
     <article className={`message message-${item.role} ${streaming ? 'streaming' : ''}`} data-role={item.role}>
       {item.role !== 'user' && item.agent ? <div className="message-agent">{item.agent}</div> : null}
       <div className="message-body">
-        {item.role === 'user' ? <p className="user-text">{item.text}</p> : <Markdown text={item.text} />}
+        {item.role === 'user' ? (
+          <p className="user-text">{item.text}</p>
+        ) : (
+          <Markdown text={item.text} streaming={streaming} />
+        )}
         {streaming ? <span className="stream-caret" aria-hidden /> : null}
         {item.images.length > 0 ? (
           <div className="message-images">
