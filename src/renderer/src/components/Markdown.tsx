@@ -43,7 +43,7 @@ const components: Components = {
   // remote images would leak the reader to any server (and the CSP blocks them): show where they point instead
   img: ({ node: _node, src, alt }) => (
     <span className="image-link" title={typeof src === 'string' ? src : undefined}>
-      🖼 {alt || (typeof src === 'string' ? src : '')}
+      [image: {alt || (typeof src === 'string' ? src : '')}]
     </span>
   ),
 };

@@ -148,12 +148,8 @@ export class AppStore {
         model: options.model,
         ...(followUp ? { sessionId: followUp } : {}),
       });
-      if (sessionId !== followUp) {
-        this.set({
-          views: { ...this.state.views, [sessionId]: this.state.views[sessionId] ?? emptySessionView(sessionId) },
-        });
-        await this.openSession(sessionId);
-      }
+      // the new session's first events may already be here: openSession fetches the stored ones and merges them
+      if (sessionId !== followUp) await this.openSession(sessionId);
       void this.refreshSessions();
       return true;
     } catch (error) {

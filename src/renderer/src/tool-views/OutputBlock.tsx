@@ -8,7 +8,7 @@ export function OutputBlock({ item, terminal = false }: { item: ToolItem; termin
   const text = item.output ?? (item.status === 'calling' ? item.progress : '');
   return (
     <>
-      {text || item.status !== 'calling' ? (
+      {text || item.status === 'done' ? (
         <section className="tool-section">
           <header className="tool-section-title">
             {t('tool.output')}
@@ -16,9 +16,9 @@ export function OutputBlock({ item, terminal = false }: { item: ToolItem; termin
           </header>
           <pre className={terminal ? 'terminal' : 'tool-output'}>{text || t('tool.noOutput')}</pre>
         </section>
-      ) : (
+      ) : item.status === 'calling' ? (
         <p className="tool-running">{t('tool.running')}</p>
-      )}
+      ) : null}
       {item.error ? (
         <section className="tool-section">
           <header className="tool-section-title">{t('tool.error_label')}</header>
