@@ -3,7 +3,7 @@ import type { Browser } from 'playwright';
 import { sequence, type Script } from '../support/fake-llm/index.js';
 import { serveApp, type ServedApp } from './support/served-app.js';
 import { launchChromium, openPage, type WatchedPage } from './support/browser.js';
-import { call, finish, isAgentTurn, lastToolResult } from './support/scripts.js';
+import { call, finish, lastToolResult } from './support/scripts.js';
 
 const UI_TIMEOUT_MS = 20_000;
 

@@ -10,11 +10,6 @@ export const finish = (text: string, extra: Partial<FakeAnswer> = {}): FakeAnswe
   ...extra,
 });
 
-/** Requests the agent loop sends carry tools; a tool's own completion (create_chat_completion) does not. */
-export function isAgentTurn(request: ScriptRequest): boolean {
-  return Array.isArray(request.body?.tools) && request.body.tools.length > 0;
-}
-
 /** What the last tool message the model received says (e.g. the person's answer to ask_human). */
 export function lastToolResult(request: ScriptRequest): string {
   const messages: Array<{ role: string; content: unknown }> = request.body?.messages ?? [];

@@ -3,13 +3,7 @@ import type { CoreEvent, SessionMode } from '../../../shared/events.js';
 import type { AppInfo, CoreError, SessionSummary } from '../../../shared/contract.js';
 import type { UiCommand } from '../../../shared/contract/ui-commands.js';
 import { ClientError, type ConnectionState, type ManusClient } from '../client/manus-client.js';
-import {
-  applyEvents,
-  emptySessionView,
-  sessionViewFromEvents,
-  withSessionInfo,
-  type SessionView,
-} from './session-view.js';
+import { applyEvents, sessionViewFromEvents, withSessionInfo, type SessionView } from './session-view.js';
 import { upsertSummary } from './session-list.js';
 
 export interface AppState {
