@@ -59,6 +59,14 @@ function agentWith(script: Script, overrides: Partial<ToolCallAgentDeps> = {}) {
   return { agent, events, requests: () => llm.chatRequests.slice(before) };
 }
 
+async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 const call = (name: string, args: unknown, id?: string) => ({
   name,
   arguments: typeof args === 'string' ? args : JSON.stringify(args),
@@ -189,24 +197,27 @@ describe('ToolCallAgent', () => {
 
   it('leaves the memory valid when cancelled during a tool call', async () => {
     const memory = new Memory();
-    const { agent } = agentWith(sequence({ toolCalls: [call('echo', { text: 'wait', delayMs: 5000 }, 'pending')] }), {
-      memory,
-      tools: () => [
-        defineTool({
-          name: 'echo',
-          description: 'waits for the signal',
-          parameters: z.object({ text: z.string(), delayMs: z.number() }),
-          risk: 'read',
-          execute: (_args, ctx) =>
-            new Promise((_resolve, reject) =>
-              ctx.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }),
-            ),
-        }) as AnyTool,
-      ],
-    });
+    const { agent, events } = agentWith(
+      sequence({ toolCalls: [call('echo', { text: 'wait', delayMs: 5000 }, 'pending')] }),
+      {
+        memory,
+        tools: () => [
+          defineTool({
+            name: 'echo',
+            description: 'waits for the signal',
+            parameters: z.object({ text: z.string(), delayMs: z.number() }),
+            risk: 'read',
+            execute: (_args, ctx) =>
+              new Promise((_resolve, reject) =>
+                ctx.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }),
+              ),
+          }) as AnyTool,
+        ],
+      },
+    );
     const abort = new AbortController();
     const running = agent.run('go', { signal: abort.signal });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await waitFor(() => events.some((e) => e.type === 'tool' && e.status === 'calling'));
     abort.abort();
     await expect(running).rejects.toBeInstanceOf(RunCancelledError);
     expect(memory.unansweredToolCalls()).toEqual([]);

@@ -150,6 +150,12 @@ describe('LLM faults: retried or a clear error', () => {
     expect(error.attempts).toBe(2);
   });
 
+  it('retries a non-streamed reply cut mid-body', async () => {
+    const { server, llm } = await fakeLlmClient(sequence({ fault: 'cut_stream' }, { text: 'whole' }));
+    expect((await llm.ask(question, { stream: false })).text).toBe('whole');
+    expect(server.chatRequests).toHaveLength(2);
+  });
+
   it('retries an unreachable endpoint and names it', async () => {
     const port = await closedPort();
     const llm = createLlm(

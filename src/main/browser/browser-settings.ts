@@ -16,5 +16,22 @@ export const BrowserSettingsSchema = z.object({
   /** URL schemes the agent may open; http and https only unless the user allows more */
   allowedSchemes: z.array(z.string()).default(['http', 'https']),
   maxContentLength: z.number().int().positive().default(20_000),
+  /** Chromium's own process sandbox; off by default because it cannot start as root or without user namespaces */
+  chromiumSandbox: z.boolean().default(false),
+  launchTimeoutMs: z.number().int().positive().default(30_000),
+  navigationTimeoutMs: z.number().int().positive().default(30_000),
+  /** clicks, typing and selections give up after this long */
+  actionTimeoutMs: z.number().int().positive().default(10_000),
+  /** JPEG quality of the screenshot taken after each action */
+  screenshotQuality: z.number().int().min(1).max(100).default(70),
+  /** elements this many pixels beyond the viewport are listed too */
+  viewportExpansion: z.number().int().nonnegative().default(0),
+  /** at most this many interactive elements are listed in the page state */
+  maxElements: z.number().int().positive().default(250),
+  /** workspace folder downloads are saved into */
+  downloadsFolder: z.string().default('downloads'),
+  /** a download taking longer than this is reported as unfinished */
+  downloadTimeoutMs: z.number().int().positive().default(60_000),
+  userAgent: z.string().optional(),
 });
 export type BrowserSettings = z.infer<typeof BrowserSettingsSchema>;

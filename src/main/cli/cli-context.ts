@@ -2,7 +2,7 @@ import { resolveDataDir } from '../store/data-dir.js';
 import { openStore } from '../store/store.js';
 import type { SessionStore } from '../store/store-api.js';
 import { FileKeySecretBox, type SecretBox } from '../store/secrets.js';
-import { loadSettings } from '../config/settings-store.js';
+import { loadSettings, saveSettings } from '../config/settings-store.js';
 import type { AppSettings } from '../config/settings.js';
 import { applyLlmOverrides, llmOverridesFromEnv, type LlmOverrides } from '../config/llm-overrides.js';
 import { SessionService } from '../session/session-service.js';
@@ -50,5 +50,10 @@ export function createCliSessionService(context: CliContext, options: ServiceOpt
     settings: () => settings,
     llmFactory: createLlm,
     humanAvailable: options.humanAvailable,
+    rememberAlwaysAllow: (toolName) => {
+      const saved = loadSettings(context.store, context.secrets);
+      const alwaysAllow = [...new Set([...saved.approval.alwaysAllow, toolName])];
+      saveSettings(context.store, context.secrets, { ...saved, approval: { ...saved.approval, alwaysAllow } });
+    },
   });
 }

@@ -3,6 +3,11 @@ import { runCommand } from './commands/run.js';
 import { sessionsCommand } from './commands/sessions.js';
 import { configCommand } from './commands/config.js';
 import { serveCommand } from './commands/serve.js';
+import { sandboxCommand } from './commands/sandbox.js';
+import { mcpCommand } from './commands/mcp.js';
+import { mcpServerCommand } from './commands/mcp-server.js';
+import { a2aCommand } from './commands/a2a.js';
+import { cliServeDeps } from './commands/serve-deps.js';
 
 export const CLI_VERSION = '0.1.0';
 
@@ -16,5 +21,9 @@ export function createProgram(): Command {
     .addCommand(runCommand())
     .addCommand(sessionsCommand())
     .addCommand(configCommand())
+    .addCommand(sandboxCommand())
+    .addCommand(mcpCommand(cliServeDeps))
+    .addCommand(mcpServerCommand(cliServeDeps))
+    .addCommand(a2aCommand(cliServeDeps))
     .addCommand(serveCommand({ version: CLI_VERSION }));
 }

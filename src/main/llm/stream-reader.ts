@@ -1,8 +1,14 @@
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
+import { randomUUID } from 'node:crypto';
 import type { ToolCall } from './types.js';
 
 /** What came back from one request, before usage is settled. */
+/** Some servers send calls without ids; memory needs ids unique across turns to pair results. */
+function freshCallId(): string {
+  return `call_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+}
+
 export interface RawReply {
   text: string;
   toolCalls: ToolCall[];
@@ -34,14 +40,15 @@ class ToolCallAssembler {
     }
     const call = this.calls[slot];
     if (delta.id) call.id = delta.id;
-    if (delta.function?.name) call.name += delta.function.name;
+    // names arrive whole; some servers repeat them on every piece
+    if (delta.function?.name && !call.name) call.name = delta.function.name;
     if (delta.function?.arguments) call.arguments += delta.function.arguments;
   }
 
   result(): ToolCall[] {
     return this.calls
       .filter((call) => call.name)
-      .map((call, position) => ({ id: call.id || `call_${position}`, name: call.name, arguments: call.arguments }));
+      .map((call) => ({ id: call.id || freshCallId(), name: call.name, arguments: call.arguments }));
   }
 }
 
@@ -75,9 +82,9 @@ export async function readStream(
 export function readCompletion(completion: ChatCompletion): RawReply {
   const choice = completion.choices?.[0];
   if (!choice) return { text: '', toolCalls: [], finishReason: null, serverUsage: completion.usage, sawChoice: false };
-  const toolCalls = (choice.message.tool_calls ?? []).flatMap((call, position) =>
+  const toolCalls = (choice.message.tool_calls ?? []).flatMap((call) =>
     call.type === 'function'
-      ? [{ id: call.id || `call_${position}`, name: call.function.name, arguments: call.function.arguments ?? '' }]
+      ? [{ id: call.id || freshCallId(), name: call.function.name, arguments: call.function.arguments ?? '' }]
       : [],
   );
   return {

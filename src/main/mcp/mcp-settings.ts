@@ -5,6 +5,8 @@ const common = {
   /** per tool: 'auto' runs it, 'ask' asks first; tools not listed follow the global policy */
   toolApproval: z.record(z.string(), z.enum(['auto', 'ask'])).default({}),
   timeoutMs: z.number().int().positive().default(30_000),
+  /** how long connecting (spawn + initialize + listing) may take before the server counts as failed */
+  connectTimeoutMs: z.number().int().positive().default(20_000),
 };
 
 export const McpServerConfigSchema = z.discriminatedUnion('type', [

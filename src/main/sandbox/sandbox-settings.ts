@@ -14,5 +14,13 @@ export const SandboxSettingsSchema = z.object({
     .int()
     .positive()
     .default(15 * 60_000),
+  /** size of the in-memory /tmp and home folder inside the container */
+  tmpfsMb: z.number().int().min(16).default(256),
+  /** python_execute: a cell running longer is interrupted */
+  pythonTimeoutSeconds: z.number().positive().default(60),
+  /** bash: a command printing nothing new for this long returns what it has and keeps running */
+  bashIdleSeconds: z.number().positive().default(10),
+  /** bash: the longest one call waits before returning (the command keeps running) */
+  bashTimeoutSeconds: z.number().positive().default(120),
 });
 export type SandboxSettings = z.infer<typeof SandboxSettingsSchema>;

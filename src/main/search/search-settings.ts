@@ -11,6 +11,7 @@ export const SearchEngineConfigSchema = z.object({
   /** Google Programmable Search engine id */
   cx: z.string().optional(),
 });
+export type SearchEngineConfig = z.infer<typeof SearchEngineConfigSchema>;
 
 export const SearchSettingsSchema = z.object({
   engine: SearchEngineNameSchema.default('duckduckgo'),
@@ -20,5 +21,15 @@ export const SearchSettingsSchema = z.object({
   lang: z.string().optional(),
   country: z.string().optional(),
   fetchTimeoutMs: z.number().int().positive().default(15_000),
+  /** first wait between two tries of one engine; doubles on each further try */
+  retryDelayMs: z.number().int().nonnegative().default(1_000),
+  /** a fetched page is cut to this many characters of text */
+  maxContentLength: z.number().int().positive().default(10_000),
+  /** bytes read from a fetched page or an engine reply at most */
+  maxResponseBytes: z.number().int().positive().default(3_000_000),
+  /** sent by the HTML engines and page fetches; some engines refuse unknown agents */
+  userAgent: z
+    .string()
+    .default('Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'),
 });
 export type SearchSettings = z.infer<typeof SearchSettingsSchema>;

@@ -12,6 +12,7 @@ import { EventBus, type EventListener } from '../events/event-bus.js';
 import type { Llm } from '../llm/types.js';
 import type { SessionStore } from '../store/store-api.js';
 import type { ToolGate } from '../approval/tool-gate.js';
+import { createApprovalGate } from '../approval/approval-gate.js';
 import type { AnyTool } from '../tool/tool.js';
 import { runAgentMode } from './agent-mode.js';
 import { HumanChannel } from './human-channel.js';
@@ -39,8 +40,8 @@ export interface SessionServiceOptions {
   humanAvailable?: boolean;
   /** tools that come and go at run time, such as MCP servers' tools */
   extraTools?: (sessionId: string) => AnyTool[];
-  /** approval of tool calls; every call runs when unset */
-  toolGate?: (sessionId: string) => ToolGate;
+  /** the person chose "always allow" for a tool in an approval prompt: save it in the settings */
+  rememberAlwaysAllow?: (toolName: string) => void;
   /** per-session setup when a session becomes live (e.g. start MCP connections) */
   onSessionLive?: (resources: SessionResources) => void;
 }
@@ -48,6 +49,7 @@ export interface SessionServiceOptions {
 interface LiveSession {
   resources: SessionResources;
   human: HumanChannel;
+  gate: ToolGate;
   usage: UsageTotals;
   abort?: AbortController;
   running?: Promise<RunResult>;
@@ -194,7 +196,12 @@ export class SessionService {
       const resources = new SessionResources(session.id, session.workspace);
       const human = new HumanChannel(session.id, this.emit, this.options.humanAvailable ?? false);
       resources.provide('human-channel', human);
-      live = { resources, human, usage: { ...session.usage } };
+      const gate = createApprovalGate({
+        settings: () => this.options.settings().approval,
+        human,
+        rememberAlwaysAllow: this.options.rememberAlwaysAllow,
+      });
+      live = { resources, human, gate, usage: { ...session.usage } };
       this.live.set(session.id, live);
       provideSettings(resources, settings);
       this.options.onSessionLive?.(resources);
@@ -241,7 +248,7 @@ export class SessionService {
           sandboxed: settings.sandbox.mode === 'docker',
           maxSteps: options.maxSteps,
           extraTools: this.options.extraTools ? () => this.options.extraTools!(session.id) : undefined,
-          gate: this.options.toolGate?.(session.id),
+          gate: live.gate,
         });
       },
     };

@@ -1,11 +1,25 @@
 import { askHumanTool } from './ask-human.js';
+import { bashTool } from './bash.js';
+import { browserUseTool } from './browser-use.js';
 import { createChatCompletionTool } from './create-chat-completion.js';
+import { pythonExecuteTool } from './python-execute.js';
+import { strReplaceEditorTool } from './str-replace-editor.js';
 import { terminateTool } from './terminate.js';
+import { webSearchTool } from './web-search.js';
 import type { AnyTool } from './tool.js';
 
 /** Every built-in tool by name; agents pick theirs from here. */
 export const builtinTools: Record<string, AnyTool> = Object.fromEntries(
-  [askHumanTool, createChatCompletionTool, terminateTool].map((tool) => [tool.name, tool as AnyTool]),
+  [
+    pythonExecuteTool,
+    bashTool,
+    strReplaceEditorTool,
+    browserUseTool,
+    webSearchTool,
+    askHumanTool,
+    createChatCompletionTool,
+    terminateTool,
+  ].map((tool) => [tool.name, tool as AnyTool]),
 );
 
 /** The named tools that exist (features land one by one; a missing one is simply not offered). */

@@ -1,4 +1,5 @@
 import { initialSchema } from './001-initial.js';
+import { a2aTasksSchema } from './002-a2a-tasks.js';
 
 /** A schema change: applied once, in order, inside a transaction. SQL lives in TS modules so it bundles into the CLI. */
 export interface Migration {
@@ -7,4 +8,7 @@ export interface Migration {
   sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'initial', sql: initialSchema }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'initial', sql: initialSchema },
+  { version: 2, name: 'a2a-tasks', sql: a2aTasksSchema },
+];

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Builds the sandbox image without a registry: debootstrap a Debian rootfs, add the
+# unprivileged user, `docker import` it. The rootfs tarball is cached, so a rebuild takes seconds.
+# Usage: build-offline.sh [--force] [--image NAME] [--cache DIR] [--mirror URL]
+set -euo pipefail
+
+IMAGE="${MANUS_SANDBOX_IMAGE:-manus-sandbox:latest}"
+CACHE_DIR="${MANUS_SANDBOX_CACHE:-/var/cache/manus-sandbox}"
+MIRROR="${MANUS_SANDBOX_MIRROR:-http://deb.debian.org/debian}"
+SUITE=bookworm
+FORCE=0
+# bump when the rootfs recipe changes so an old cached tarball is not reused
+RECIPE_VERSION=2
+PACKAGES=python3,python3-numpy,python3-pandas,python3-matplotlib,python3-requests,bash,coreutils,procps,ca-certificates
+SANDBOX_USER=manus
+SANDBOX_UID=1000
+
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --force) FORCE=1 ;;
+    --image) IMAGE="$2"; shift ;;
+    --cache) CACHE_DIR="$2"; shift ;;
+    --mirror) MIRROR="$2"; shift ;;
+    -h|--help) sed -n '2,5p' "$0"; exit 0 ;;
+    *) echo "build-offline: unknown argument: $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+say() { echo "[sandbox-build] $*"; }
+die() { echo "[sandbox-build] ERROR: $*" >&2; exit 1; }
+
+command -v docker >/dev/null || die "docker CLI not found (install docker.io)"
+docker info >/dev/null 2>&1 || die "the Docker engine does not answer (start it: sudo systemctl start docker, or: nohup dockerd >/var/log/dockerd.log 2>&1 &)"
+
+if [[ $FORCE -eq 0 ]] && docker image inspect "$IMAGE" >/dev/null 2>&1; then
+  say "image $IMAGE already present (use --force to rebuild)"
+  exit 0
+fi
+
+TARBALL="$CACHE_DIR/rootfs-$SUITE-v$RECIPE_VERSION-$(echo "$PACKAGES" | sha256sum | cut -c1-12).tar"
+
+build_rootfs() {
+  [[ $(id -u) -eq 0 ]] || die "debootstrap needs root (run with sudo)"
+  command -v debootstrap >/dev/null || die "debootstrap not found (apt-get install debootstrap)"
+  mkdir -p "$CACHE_DIR"
+  local work
+  work="$(mktemp -d "$CACHE_DIR/build.XXXXXX")"
+  trap 'rm -rf "$work"' EXIT
+  local rootfs="$work/rootfs" log="$work/debootstrap.log"
+  say "debootstrap $SUITE (minbase) from $MIRROR: takes a few minutes"
+  if ! debootstrap --variant=minbase --include="$PACKAGES" "$SUITE" "$rootfs" "$MIRROR" >"$log" 2>&1; then
+    tail -n 30 "$log" >&2
+    die "debootstrap failed (full log above, last 30 lines)"
+  fi
+  say "configuring rootfs"
+  # the unprivileged user the sandbox runs as when the host user is root
+  echo "$SANDBOX_USER:x:$SANDBOX_UID:$SANDBOX_UID:Manus sandbox:/home/$SANDBOX_USER:/bin/bash" >>"$rootfs/etc/passwd"
+  echo "$SANDBOX_USER:x:$SANDBOX_UID:" >>"$rootfs/etc/group"
+  echo "$SANDBOX_USER:*:19000:0:99999:7:::" >>"$rootfs/etc/shadow"
+  install -d -m 0755 -o "$SANDBOX_UID" -g "$SANDBOX_UID" "$rootfs/home/$SANDBOX_USER" "$rootfs/workspace"
+  # smaller image: package caches, docs and man pages are not needed at run time
+  rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/* \
+    "$rootfs"/usr/share/doc/* "$rootfs"/usr/share/man/* "$rootfs"/usr/share/info/*
+  chroot "$rootfs" python3 -c 'import numpy, pandas, matplotlib, requests' || die "python packages do not import in the rootfs"
+  # matplotlib's font cache, built once here instead of at every first plot (the driver seeds ~/.cache from it)
+  chroot "$rootfs" env MPLCONFIGDIR=/opt/manus/matplotlib MPLBACKEND=Agg python3 -c 'import matplotlib.pyplot' \
+    || die "matplotlib font cache could not be built"
+  chmod -R a+rX "$rootfs/opt/manus"
+  tar -C "$rootfs" --numeric-owner -cf "$TARBALL.partial" .
+  mv "$TARBALL.partial" "$TARBALL"
+  find "$CACHE_DIR" -maxdepth 1 -name 'rootfs-*.tar' ! -path "$TARBALL" -delete
+  rm -rf "$work"
+  trap - EXIT
+  say "rootfs cached at $TARBALL ($(du -h "$TARBALL" | cut -f1))"
+}
+
+if [[ -f "$TARBALL" ]]; then
+  say "using cached rootfs $TARBALL"
+else
+  build_rootfs
+fi
+
+say "importing $IMAGE"
+docker import \
+  --change "USER $SANDBOX_USER" \
+  --change 'WORKDIR /workspace' \
+  --change "ENV HOME=/home/$SANDBOX_USER LANG=C.UTF-8 MPLBACKEND=Agg PYTHONUNBUFFERED=1 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
+  --change 'LABEL manus.sandbox.image=offline' \
+  --change 'CMD ["sleep", "infinity"]' \
+  "$TARBALL" "$IMAGE" >/dev/null || die "docker import failed"
+docker run --rm --network none "$IMAGE" python3 -c 'import numpy, pandas, matplotlib, requests' \
+  || die "the imported image cannot run python3 with its packages"
+say "image $IMAGE ready"

@@ -1,0 +1,159 @@
+import { TaskState, type Task } from '@a2a-js/sdk';
+import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
+import type { CoreEvent, SessionStatus } from '../../shared/events.js';
+import { progressLine, type TaskService } from '../mcp/server/task-service.js';
+import type { SqliteTaskStore } from './sqlite-task-store.js';
+import { agentMessage, status, taskTextOf, textPart } from './a2a-messages.js';
+
+/** streamed reply text is sent as one status update per this many ms, not one per token */
+const DELTA_FLUSH_MS = 250;
+const RESULT_ARTIFACT_ID = 'result';
+
+const FINAL_STATE: Record<SessionStatus, TaskState> = {
+  finished: TaskState.TASK_STATE_COMPLETED,
+  idle: TaskState.TASK_STATE_COMPLETED,
+  cancelled: TaskState.TASK_STATE_CANCELED,
+  failed: TaskState.TASK_STATE_FAILED,
+  interrupted: TaskState.TASK_STATE_FAILED,
+  running: TaskState.TASK_STATE_WORKING,
+};
+
+interface Ids {
+  taskId: string;
+  contextId: string;
+}
+
+/**
+ * Runs A2A tasks through the session service: one A2A context is one Manus session (follow-ups keep memory),
+ * core events become `working` status updates, the final answer becomes the `result` artifact.
+ */
+export class ManusAgentExecutor implements AgentExecutor {
+  /** A2A task id → the session running it */
+  private readonly running = new Map<string, string>();
+  private readonly cancelRequested = new Set<string>();
+
+  constructor(
+    private readonly service: TaskService,
+    private readonly tasks: SqliteTaskStore,
+  ) {}
+
+  execute = async (request: RequestContext, bus: ExecutionEventBus): Promise<void> => {
+    const ids: Ids = { taskId: request.taskId, contextId: request.contextId };
+    const userMessage = request.userMessage;
+    const task: Task = request.task ?? {
+      id: ids.taskId,
+      contextId: ids.contextId,
+      status: status(TaskState.TASK_STATE_SUBMITTED),
+      artifacts: [],
+      history: [userMessage],
+      metadata: {},
+    };
+    bus.publish(AgentEvent.task(task));
+    const publishStatus = (state: TaskState, text?: string, metadata: Record<string, unknown> = {}) =>
+      bus.publish(
+        AgentEvent.statusUpdate({
+          ...ids,
+          status: status(state, text === undefined ? undefined : agentMessage(text, ids)),
+          metadata,
+        }),
+      );
+
+    const text = taskTextOf(userMessage);
+    if (!text.trim()) {
+      publishStatus(TaskState.TASK_STATE_REJECTED, 'The message has no text: say what the agent should do.');
+      return;
+    }
+    if (this.cancelRequested.delete(ids.taskId)) {
+      publishStatus(TaskState.TASK_STATE_CANCELED, 'Cancelled before it started.');
+      return;
+    }
+
+    const { sessionId, done } = this.service.start({
+      task: text,
+      sessionId: this.tasks.sessionOfContext(ids.contextId),
+    });
+    this.tasks.rememberContext(ids.contextId, sessionId);
+    this.running.set(ids.taskId, sessionId);
+    publishStatus(TaskState.TASK_STATE_WORKING, undefined, { sessionId });
+    const stopForwarding = this.forwardProgress(sessionId, (line, kind) =>
+      publishStatus(TaskState.TASK_STATE_WORKING, line, { kind }),
+    );
+    try {
+      const outcome = await done;
+      stopForwarding();
+      const state = FINAL_STATE[outcome.status];
+      if (state === TaskState.TASK_STATE_COMPLETED) {
+        bus.publish(
+          AgentEvent.artifactUpdate({
+            ...ids,
+            artifact: {
+              artifactId: RESULT_ARTIFACT_ID,
+              name: 'result',
+              description: 'the final answer of the Manus agent',
+              parts: [textPart(outcome.result)],
+              metadata: undefined,
+              extensions: [],
+            },
+            append: false,
+            lastChunk: true,
+            metadata: { sessionId },
+          }),
+        );
+      }
+      publishStatus(state, outcome.result || `The run ended: ${outcome.status}.`, { sessionId });
+    } catch (error) {
+      stopForwarding();
+      publishStatus(TaskState.TASK_STATE_FAILED, `The run failed: ${(error as Error).message}`, { sessionId });
+    } finally {
+      this.running.delete(ids.taskId);
+    }
+  };
+
+  /** Really stops the run; the run's own end then publishes the `canceled` status. */
+  cancelTask = async (taskId: string, bus: ExecutionEventBus): Promise<void> => {
+    const sessionId = this.running.get(taskId);
+    if (sessionId) {
+      await this.service.cancel(sessionId);
+      return;
+    }
+    this.cancelRequested.add(taskId);
+    const task = await this.tasks.load(taskId);
+    if (task) {
+      bus.publish(
+        AgentEvent.statusUpdate({
+          taskId,
+          contextId: task.contextId,
+          status: status(TaskState.TASK_STATE_CANCELED),
+          metadata: {},
+        }),
+      );
+    }
+  };
+
+  /** Core events as one-line progress; streamed text is batched. Returns the unsubscribe (which flushes). */
+  private forwardProgress(sessionId: string, send: (line: string, kind: 'delta' | 'progress') => void): () => void {
+    let pending = '';
+    let timer: NodeJS.Timeout | undefined;
+    const flush = () => {
+      clearTimeout(timer);
+      timer = undefined;
+      if (pending) send(pending, 'delta');
+      pending = '';
+    };
+    const unsubscribe = this.service.subscribe((event: CoreEvent) => {
+      if (event.type === 'message' && event.delta && event.role === 'assistant') {
+        pending += event.text;
+        timer ??= setTimeout(flush, DELTA_FLUSH_MS);
+        return;
+      }
+      const line = progressLine(event);
+      if (!line) return;
+      flush();
+      send(line, 'progress');
+    }, sessionId);
+    return () => {
+      unsubscribe();
+      flush();
+    };
+  }
+}

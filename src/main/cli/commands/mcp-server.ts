@@ -1,0 +1,82 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Command, Option } from 'commander';
+import { SessionResources } from '../../session/resources.js';
+import { provideSettings } from '../../config/session-settings.js';
+import type { AppSettings } from '../../config/settings.js';
+import { sessionWorkspaceDir } from '../../store/data-dir.js';
+import type { AnyTool } from '../../tool/tool.js';
+import type { SessionStore } from '../../store/store-api.js';
+import { createManusMcpServer } from '../../mcp/server/manus-mcp-server.js';
+import { serveMcpOverHttp, serveMcpOverStdio } from '../../mcp/server/serve.js';
+import { taskRunnerFor, type TaskService } from '../../mcp/server/task-service.js';
+import { untilShutdown, withData, type OpenedData, type StoreDeps } from './command-deps.js';
+
+const DEFAULT_MCP_PORT = 8765;
+
+/** What serving the agent needs: the store, the saved settings and a session service over them. */
+export interface AgentServeDeps<S extends SessionStore = SessionStore> extends StoreDeps<S> {
+  /** the saved settings (secrets decrypted) the served agent and tools run with */
+  loadSettings(data: OpenedData<S>): AppSettings;
+  /** the session service tasks run through (no human at the other end: questions are answered by the model) */
+  createTaskService(data: OpenedData<S>, settings: AppSettings): TaskService & { close(): Promise<void> };
+}
+
+export interface McpServerDeps extends AgentServeDeps {
+  /** the tools `manus mcp-server` offers besides run_task (bash, python_execute, str_replace_editor, ...) */
+  serverTools(): AnyTool[];
+}
+
+interface McpServerOptions {
+  transport: 'stdio' | 'http';
+  port: string;
+  token?: string;
+  workspace?: string;
+}
+
+/** `manus mcp-server`: the agent's tools and `run_task` for any MCP client (Claude Desktop, Cursor, other agents). */
+export function mcpServerCommand(deps: McpServerDeps): Command {
+  return new Command('mcp-server')
+    .description('serve the Manus tools and a run_task tool over MCP (stdio, or HTTP on 127.0.0.1 with a token)')
+    .addOption(new Option('--transport <transport>', 'how clients connect').choices(['stdio', 'http']).default('stdio'))
+    .option('--port <n>', 'HTTP port', String(DEFAULT_MCP_PORT))
+    .option('--token <token>', 'HTTP bearer token (default: MANUS_MCP_TOKEN, else a random one printed at start)')
+    .option('--workspace <dir>', 'folder the tools work in (default: a new one in the data folder)')
+    .action(async (options: McpServerOptions, command: Command) => {
+      await withData(deps, command, async (data) => {
+        const settings = deps.loadSettings(data);
+        const id = `mcp-server-${randomUUID()}`;
+        const workspace = options.workspace ? resolve(options.workspace) : sessionWorkspaceDir(data.dataDir, id);
+        mkdirSync(workspace, { recursive: true });
+        const resources = new SessionResources(id, workspace);
+        provideSettings(resources, settings);
+        const service = deps.createTaskService(data, settings);
+        const createServer = () =>
+          createManusMcpServer({ tools: deps.serverTools(), runTask: taskRunnerFor(service), resources });
+        try {
+          if (options.transport === 'stdio') {
+            const server = createServer();
+            // the client going away ends stdin; the SDK transport does not report that as a close
+            const closed = new Promise<void>((done) => {
+              server.onclose = done;
+              process.stdin.once('end', done);
+            });
+            await serveMcpOverStdio(server);
+            await untilShutdown(closed);
+            return;
+          }
+          const token = options.token ?? process.env.MANUS_MCP_TOKEN ?? randomBytes(24).toString('base64url');
+          const http = await serveMcpOverHttp(createServer, { port: Number(options.port), token });
+          // stderr, so the token never ends up in a pipe meant for data
+          process.stderr.write(`Manus MCP server on ${http.url}\n`);
+          if (!options.token && !process.env.MANUS_MCP_TOKEN) process.stderr.write(`Bearer token: ${token}\n`);
+          await untilShutdown();
+          await http.close();
+        } finally {
+          await service.close();
+          await resources.disposeAll();
+        }
+      });
+    });
+}

@@ -1,0 +1,248 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Command, Option } from 'commander';
+import { McpServerConfigSchema, type McpServerConfig, type McpSettings } from '../../mcp/mcp-settings.js';
+import { readMcpSettings, updateMcpSettings } from '../../mcp/mcp-settings-store.js';
+import { formatMcpConfigFile, parseMcpConfigFile } from '../../mcp/config-file.js';
+import { McpManager } from '../../mcp/mcp-manager.js';
+import type { McpServerStatus } from '../../mcp/server-connection.js';
+import { withData, type StoreDeps } from './command-deps.js';
+
+const SERVER_NAME = /^[a-zA-Z0-9_-]{1,40}$/;
+
+interface AddOptions {
+  command?: string;
+  arg: string[];
+  env: string[];
+  cwd?: string;
+  url?: string;
+  type?: 'sse' | 'http';
+  header: string[];
+  timeout?: string;
+  disabled?: boolean;
+  force?: boolean;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+function keyValues(pairs: string[], what: string): Record<string, string> {
+  return Object.fromEntries(
+    pairs.map((pair) => {
+      const at = pair.indexOf('=');
+      if (at <= 0) throw new Error(`${what} "${pair}" is not KEY=VALUE`);
+      return [pair.slice(0, at), pair.slice(at + 1)];
+    }),
+  );
+}
+
+/** The server config an `add` describes: a command line (flags or after `--`) or a URL. */
+function configFromAdd(options: AddOptions, commandLine: string[]): McpServerConfig {
+  const command = options.command ?? commandLine[0];
+  const args = options.command ? [...options.arg, ...commandLine] : [...commandLine.slice(1), ...options.arg];
+  if (command && options.url) throw new Error('Give either a command (--command or after --) or --url, not both.');
+  if (!command && !options.url) throw new Error('Give a command (--command CMD or `-- CMD ARGS...`) or --url URL.');
+  const common = {
+    enabled: !options.disabled,
+    ...(options.timeout ? { timeoutMs: Number(options.timeout) } : {}),
+  };
+  const raw = command
+    ? { type: 'stdio', command, args, env: keyValues(options.env, '--env'), cwd: options.cwd, ...common }
+    : {
+        type: options.type ?? (/\/sse\/?$/.test(options.url ?? '') ? 'sse' : 'http'),
+        url: options.url,
+        headers: keyValues(options.header, '--header'),
+        ...common,
+      };
+  const parsed = McpServerConfigSchema.safeParse(raw);
+  if (!parsed.success)
+    throw new Error(
+      `Invalid MCP server: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
+  return parsed.data;
+}
+
+function describeConfig(config: McpServerConfig): string {
+  if (config.type === 'stdio') return [config.command, ...config.args].join(' ');
+  return `${config.type} ${config.url}`;
+}
+
+function requireServer(settings: McpSettings, name: string): McpServerConfig {
+  const config = settings.servers[name];
+  if (!config) {
+    const known = Object.keys(settings.servers);
+    throw new Error(
+      `No MCP server "${name}"${known.length ? ` (configured: ${known.join(', ')})` : ' (none configured)'}.`,
+    );
+  }
+  return config;
+}
+
+function printStatus(status: McpServerStatus): void {
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  out(`${status.name}: ${status.status}${status.error ? ` — ${status.error}` : ''}`);
+  if (status.logPath) out(`  log: ${status.logPath}`);
+  out(`  tools (${status.tools.length}):`);
+  for (const tool of status.tools)
+    out(`    ${tool.name}${tool.description ? ` — ${firstLine(tool.description)}` : ''}`);
+  if (status.prompts.length)
+    out(`  prompts (${status.prompts.length}): ${status.prompts.map((p) => p.name).join(', ')}`);
+  if (status.resources.length) {
+    out(
+      `  resources (${status.resources.length}): ${status.resources
+        .map((r) => r.uri)
+        .slice(0, 20)
+        .join(', ')}`,
+    );
+  }
+}
+
+function firstLine(text: string): string {
+  return text.split('\n')[0].slice(0, 100);
+}
+
+/** `manus mcp add|remove|enable|disable|list|test|import|export`: the MCP servers sessions connect to. */
+export function mcpCommand(deps: StoreDeps): Command {
+  const mcp = new Command('mcp').description('MCP servers whose tools the agent can use');
+
+  mcp
+    .command('add')
+    .description('add a server: `manus mcp add NAME -- npx -y PKG ARGS`, or --command/--arg, or --url URL')
+    .argument('<name>', 'a short name; tools appear as mcp_<name>_<tool>')
+    .argument('[commandLine...]', 'the command and its arguments (after --)')
+    .option('--command <cmd>', 'program to start (stdio server), found on PATH like a shell would')
+    .option('--arg <value>', 'an argument (repeat for more)', collect, [])
+    .option('--env <KEY=VALUE>', 'an environment variable for the server (repeat)', collect, [])
+    .option('--cwd <dir>', 'working folder of the server process')
+    .option('--url <url>', 'URL of a remote server')
+    .addOption(new Option('--type <type>', 'remote transport').choices(['sse', 'http']))
+    .option('--header <KEY=VALUE>', 'an HTTP header for a remote server (repeat)', collect, [])
+    .option('--timeout <ms>', 'how long a tool call may take')
+    .option('--disabled', 'add it switched off')
+    .option('--force', 'replace a server of the same name')
+    .action(async (name: string, commandLine: string[], options: AddOptions, command: Command) => {
+      if (!SERVER_NAME.test(name)) throw new Error(`Server name "${name}" must be 1-40 of a-z A-Z 0-9 _ -.`);
+      const config = configFromAdd(options, commandLine);
+      await withData(deps, command, ({ store, secrets }) => {
+        updateMcpSettings(store, secrets, (current) => {
+          if (current.servers[name] && !options.force) {
+            throw new Error(`An MCP server "${name}" exists already; use --force to replace it.`);
+          }
+          return { ...current, servers: { ...current.servers, [name]: config } };
+        });
+      });
+      process.stdout.write(`MCP server "${name}" added: ${describeConfig(config)}\n`);
+    });
+
+  mcp
+    .command('remove')
+    .description('remove a server')
+    .argument('<name>')
+    .action(async (name: string, _options: unknown, command: Command) => {
+      await withData(deps, command, ({ store, secrets }) =>
+        updateMcpSettings(store, secrets, (current) => {
+          requireServer(current, name);
+          const { [name]: _removed, ...servers } = current.servers;
+          return { ...current, servers };
+        }),
+      );
+      process.stdout.write(`MCP server "${name}" removed.\n`);
+    });
+
+  for (const enabled of [true, false]) {
+    mcp
+      .command(enabled ? 'enable' : 'disable')
+      .description(enabled ? 'switch a server on' : 'switch a server off (kept in the list)')
+      .argument('<name>')
+      .action(async (name: string, _options: unknown, command: Command) => {
+        await withData(deps, command, ({ store, secrets }) =>
+          updateMcpSettings(store, secrets, (current) => ({
+            ...current,
+            servers: { ...current.servers, [name]: { ...requireServer(current, name), enabled } },
+          })),
+        );
+        process.stdout.write(`MCP server "${name}" ${enabled ? 'enabled' : 'disabled'}.\n`);
+      });
+  }
+
+  mcp
+    .command('list')
+    .description('list configured servers')
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }, command: Command) => {
+      const settings = await withData(deps, command, ({ store, secrets }) => readMcpSettings(store, secrets));
+      if (options.json) {
+        const servers = Object.entries(settings.servers).map(([name, config]) => ({ name, ...config }));
+        process.stdout.write(`${JSON.stringify(servers, null, 2)}\n`);
+        return;
+      }
+      const entries = Object.entries(settings.servers);
+      if (entries.length === 0)
+        process.stdout.write('No MCP servers. Add one with `manus mcp add NAME -- CMD ARGS`.\n');
+      for (const [name, config] of entries) {
+        process.stdout.write(`${name}\t${config.enabled ? 'enabled ' : 'disabled'}\t${describeConfig(config)}\n`);
+      }
+    });
+
+  mcp
+    .command('test')
+    .description('connect to one server (even a disabled one) and print its tools, prompts and resources')
+    .argument('<name>')
+    .action(async (name: string, _options: unknown, command: Command) => {
+      await withData(deps, command, async ({ store, secrets, dataDir }) => {
+        const config = requireServer(readMcpSettings(store, secrets), name);
+        const manager = new McpManager(join(dataDir, 'logs'));
+        try {
+          await manager.apply({ servers: { [name]: { ...config, enabled: true } } });
+          const status = manager.status(name);
+          if (status) printStatus(status);
+          if (status?.status !== 'connected') process.exitCode = 1;
+        } finally {
+          await manager.close();
+        }
+      });
+    });
+
+  mcp
+    .command('import')
+    .description('import servers from a {"mcpServers": {...}} JSON file (Claude Desktop, OpenManus, Cursor)')
+    .argument('<file>')
+    .option('--force', 'replace servers that have the same name')
+    .action(async (file: string, options: { force?: boolean }, command: Command) => {
+      const imported = parseMcpConfigFile(readFileSync(file, 'utf8'));
+      const skipped: string[] = [];
+      await withData(deps, command, ({ store, secrets }) =>
+        updateMcpSettings(store, secrets, (current) => {
+          const servers = { ...current.servers };
+          for (const [name, config] of Object.entries(imported)) {
+            if (servers[name] && !options.force) skipped.push(name);
+            else servers[name] = config;
+          }
+          return { ...current, servers };
+        }),
+      );
+      const added = Object.keys(imported).filter((name) => !skipped.includes(name));
+      process.stdout.write(`Imported ${added.length} MCP server(s)${added.length ? `: ${added.join(', ')}` : ''}.\n`);
+      if (skipped.length) {
+        process.stdout.write(`Kept the existing ${skipped.join(', ')} (use --force to replace).\n`);
+      }
+    });
+
+  mcp
+    .command('export')
+    .description('print the servers as {"mcpServers": {...}} JSON, or write it to a file')
+    .argument('[file]')
+    .action(async (file: string | undefined, _options: unknown, command: Command) => {
+      const settings = await withData(deps, command, ({ store, secrets }) => readMcpSettings(store, secrets));
+      const text = formatMcpConfigFile(settings.servers);
+      if (file) {
+        writeFileSync(file, text, { mode: 0o600 });
+        process.stdout.write(`Exported ${Object.keys(settings.servers).length} MCP server(s) to ${file}.\n`);
+      } else {
+        process.stdout.write(text);
+      }
+    });
+
+  return mcp;
+}

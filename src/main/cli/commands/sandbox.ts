@@ -1,0 +1,79 @@
+import { Command } from 'commander';
+import { loadSettings } from '../../config/settings-store.js';
+import { openCliContext } from '../cli-context.js';
+import { dockerClient, requireEngine } from '../../sandbox/engine.js';
+import {
+  buildImageFromDockerfile,
+  buildImageOffline,
+  sandboxStatus,
+  type SandboxStatus,
+} from '../../sandbox/sandbox-admin.js';
+
+interface BuildOptions {
+  offline?: boolean;
+  force?: boolean;
+  image?: string;
+}
+
+/** `manus sandbox build|status`: make the sandbox image and see what runs. */
+export function sandboxCommand(): Command {
+  const sandbox = new Command('sandbox').description('the Docker sandbox where code runs');
+
+  sandbox
+    .command('build')
+    .description('build the sandbox image (from resources/sandbox/Dockerfile, or with --offline via debootstrap)')
+    .option('--offline', 'no registry needed: debootstrap Debian and docker import it (needs root and debootstrap)')
+    .option('--force', 'rebuild even when the image exists (offline build)')
+    .option('--image <name>', 'image name (default: settings sandbox.image)')
+    .action(async (options: BuildOptions, command: Command) => {
+      const image = options.image ?? configuredImage(command);
+      const docker = dockerClient();
+      await requireEngine(docker);
+      const print = (line: string): void => void process.stdout.write(`${line}\n`);
+      if (options.offline) await buildImageOffline({ image, force: options.force ?? false }, print);
+      else await buildImageFromDockerfile(docker, image, print);
+      print(`Sandbox image ${image} is ready.`);
+    });
+
+  sandbox
+    .command('status')
+    .description('whether the Docker engine answers, whether the image is there, and which sandbox containers exist')
+    .option('--json', 'as JSON')
+    .option('--image <name>', 'image name (default: settings sandbox.image)')
+    .action(async (options: { json?: boolean; image?: string }, command: Command) => {
+      const status = await sandboxStatus(dockerClient(), options.image ?? configuredImage(command));
+      process.stdout.write(options.json ? `${JSON.stringify(status, null, 2)}\n` : describeStatus(status));
+      if (!status.engine.reachable) process.exitCode = 1;
+    });
+
+  return sandbox;
+}
+
+/** the image named in the saved settings (sandbox.image) */
+function configuredImage(command: Command): string {
+  const context = openCliContext({ dataDir: command.optsWithGlobals<{ dataDir?: string }>().dataDir });
+  try {
+    return loadSettings(context.store, context.secrets).sandbox.image;
+  } finally {
+    context.close();
+  }
+}
+
+function describeStatus(status: SandboxStatus): string {
+  const lines = [
+    status.engine.reachable
+      ? `Engine:  answering (Docker ${status.engine.version ?? '?'}, ${status.engine.host})`
+      : `Engine:  NOT reachable at ${status.engine.host} (${status.engine.error ?? 'no answer'})`,
+    status.image.present
+      ? `Image:   ${status.image.name} present (${status.image.id}, ${status.image.sizeMb} MB)`
+      : `Image:   ${status.image.name} missing (build it: manus sandbox build, or --offline)`,
+  ];
+  if (status.containers.length === 0) lines.push('Containers: none');
+  else {
+    lines.push(`Containers (${status.containers.length}):`);
+    for (const container of status.containers) {
+      lines.push(`  ${container.id}  ${container.state.padEnd(8)} session ${container.sessionId}  ${container.status}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { defineTool, type AnyTool } from '../tool/tool.js';
+import { mcpToolName } from './tool-name.js';
+import type { McpServerConnection } from './server-connection.js';
+
+const McpArgumentsSchema = z.record(z.string(), z.unknown());
+
+/** The agent-facing tool for one tool of one MCP server; the server validates the arguments. */
+export function mcpToolFor(
+  connection: McpServerConnection,
+  tool: McpTool,
+  name = mcpToolName(connection.name, tool.name),
+): AnyTool {
+  const description = tool.description || tool.annotations?.title || tool.title || tool.name;
+  return defineTool({
+    name,
+    description: `[MCP ${connection.name}] ${description}`,
+    parameters: McpArgumentsSchema,
+    inputJsonSchema: tool.inputSchema as Record<string, unknown>,
+    risk: tool.annotations?.readOnlyHint ? 'read' : 'execute',
+    execute: (args, ctx) =>
+      connection.callTool(tool.name, args, {
+        signal: ctx.signal,
+        onProgress: (progress) =>
+          ctx.emit({
+            type: 'tool',
+            sessionId: ctx.sessionId,
+            callId: ctx.callId,
+            agent: ctx.agent,
+            name,
+            args,
+            status: 'calling',
+            progress,
+          }),
+      }),
+  }) as AnyTool;
+}

@@ -1,0 +1,303 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  ErrorCode,
+  McpError,
+  type CallToolResult,
+  type Prompt,
+  type Resource,
+  type Tool as McpTool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { McpServerConfig } from './mcp-settings.js';
+import { mcpLogPath, openTransport, type OpenedTransport } from './transport.js';
+import { toToolResult } from './tool-result.js';
+import { toolError, type ToolResult } from '../tool/tool.js';
+
+const RECONNECT_BASE_DELAY_MS = 500;
+const RECONNECT_MAX_DELAY_MS = 30_000;
+/** consecutive failed connects after which a server stays failed until it is re-enabled or changed */
+const MAX_CONNECT_FAILURES = 8;
+const PING_TIMEOUT_MS = 5_000;
+const CLIENT_INFO = { name: 'manus-desktop', version: '0.1.0' };
+
+export type McpServerState = 'connecting' | 'connected' | 'failed' | 'disabled';
+
+export interface McpServerStatus {
+  name: string;
+  type: McpServerConfig['type'];
+  status: McpServerState;
+  /** why the server is not connected, in words a user can act on */
+  error?: string;
+  tools: { name: string; description?: string }[];
+  prompts: { name: string; description?: string }[];
+  resources: { uri: string; name: string; mimeType?: string }[];
+  /** stdio: where the server's stderr goes */
+  logPath?: string;
+  /** stdio: the running child's pid */
+  pid?: number;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: string) => void;
+}
+
+/**
+ * One configured MCP server: connects with a timeout, keeps its tool/prompt/resource lists,
+ * and reconnects with backoff when the server exits or stops answering.
+ */
+export class McpServerConnection {
+  private client?: Client;
+  private opened?: OpenedTransport;
+  private state: McpServerState = 'connecting';
+  private lastError?: string;
+  private tools: McpTool[] = [];
+  private prompts: Prompt[] = [];
+  private resources: Resource[] = [];
+  private connecting?: Promise<void>;
+  private reconnectTimer?: NodeJS.Timeout;
+  private failures = 0;
+  /** bumped on every (re)connect and close so events of an old client are ignored */
+  private generation = 0;
+  private closed = false;
+
+  constructor(
+    readonly name: string,
+    readonly config: McpServerConfig,
+    private readonly logDir: string,
+    private readonly onChange: () => void,
+  ) {}
+
+  /** Connects (never throws: a failure is the status); resolves when this attempt ended. */
+  connect(): Promise<void> {
+    clearTimeout(this.reconnectTimer);
+    this.connecting = this.connectOnce().finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  listTools(): McpTool[] {
+    return this.tools;
+  }
+
+  status(): McpServerStatus {
+    return {
+      name: this.name,
+      type: this.config.type,
+      status: this.state,
+      ...(this.lastError && this.state !== 'connected' ? { error: this.lastError } : {}),
+      tools: this.tools.map((tool) => ({ name: tool.name, description: tool.description })),
+      prompts: this.prompts.map((prompt) => ({ name: prompt.name, description: prompt.description })),
+      resources: this.resources.map((resource) => ({
+        uri: resource.uri,
+        name: resource.name,
+        mimeType: resource.mimeType,
+      })),
+      ...(this.config.type === 'stdio' ? { logPath: mcpLogPath(this.logDir, this.name) } : {}),
+      ...(this.opened?.pid() ? { pid: this.opened.pid() } : {}),
+    };
+  }
+
+  async callTool(tool: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<ToolResult> {
+    if (this.connecting) await this.connecting;
+    const client = this.client;
+    if (this.state !== 'connected' || !client) {
+      return toolError(
+        `MCP server "${this.name}" is not connected (${this.lastError ?? this.state}); try again later.`,
+      );
+    }
+    const timeoutMs = this.config.timeoutMs;
+    try {
+      const result = await client.callTool({ name: tool, arguments: args }, undefined, {
+        signal: options.signal,
+        timeout: timeoutMs,
+        resetTimeoutOnProgress: true,
+        onprogress: options.onProgress
+          ? (progress) =>
+              options.onProgress?.(
+                progress.message ??
+                  (progress.total ? `${progress.progress}/${progress.total}` : String(progress.progress)),
+              )
+          : undefined,
+      });
+      return toToolResult(result as CallToolResult);
+    } catch (error) {
+      if (options.signal?.aborted) return toolError(`The call to "${tool}" was cancelled.`);
+      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+        void this.restartIfUnresponsive();
+        return toolError(
+          `MCP server "${this.name}" did not answer "${tool}" within ${Math.round(timeoutMs / 1000)} s; the call was abandoned.`,
+        );
+      }
+      if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+        return toolError(
+          `MCP server "${this.name}" stopped during the call to "${tool}" (${error.message}); it is being restarted, try again shortly.`,
+        );
+      }
+      return toolError(`MCP tool "${tool}" on server "${this.name}" failed: ${messageOf(error)}`);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.reconnectTimer);
+    this.generation++;
+    await this.dropClient();
+  }
+
+  /** Stops the server and marks it disabled (kept so its status can still be shown). */
+  async disable(): Promise<void> {
+    await this.close();
+    this.state = 'disabled';
+    this.lastError = undefined;
+    this.tools = [];
+    this.prompts = [];
+    this.resources = [];
+    this.onChange();
+  }
+
+  private async connectOnce(): Promise<void> {
+    const generation = ++this.generation;
+    await this.dropClient();
+    this.setState('connecting');
+    const attempt = this.openAndList(generation);
+    try {
+      await withTimeout(attempt, this.config.connectTimeoutMs, `no answer within ${this.config.connectTimeoutMs} ms`);
+      if (generation !== this.generation) return;
+      this.failures = 0;
+      this.lastError = undefined;
+      this.setState('connected');
+    } catch (error) {
+      attempt.catch(() => undefined);
+      if (generation !== this.generation) return;
+      this.generation++;
+      await this.dropClient();
+      this.lastError = `could not connect: ${messageOf(error)}`;
+      this.setState('failed');
+      this.scheduleReconnect();
+    }
+  }
+
+  private async openAndList(generation: number): Promise<void> {
+    const opened = await openTransport(this.name, this.config, this.logDir);
+    if (generation !== this.generation) {
+      await opened.transport.close();
+      return;
+    }
+    const client = new Client(CLIENT_INFO, {
+      capabilities: {},
+      listChanged: {
+        tools: { onChanged: (error, tools) => this.updateList(generation, error, () => (this.tools = tools ?? [])) },
+        prompts: {
+          onChanged: (error, prompts) => this.updateList(generation, error, () => (this.prompts = prompts ?? [])),
+        },
+        resources: {
+          onChanged: (error, resources) => this.updateList(generation, error, () => (this.resources = resources ?? [])),
+        },
+      },
+    });
+    this.client = client;
+    this.opened = opened;
+    client.onclose = () => this.handleClosed(generation);
+    await client.connect(opened.transport, { timeout: this.config.connectTimeoutMs });
+    const capabilities = client.getServerCapabilities() ?? {};
+    this.tools = capabilities.tools ? await listAll<McpTool>((cursor) => client.listTools({ cursor }), 'tools') : [];
+    // prompts and resources are extras: a server that fails to list them still serves its tools
+    this.prompts = capabilities.prompts
+      ? await listAll<Prompt>((cursor) => client.listPrompts({ cursor }), 'prompts').catch(() => [])
+      : [];
+    this.resources = capabilities.resources
+      ? await listAll<Resource>((cursor) => client.listResources({ cursor }), 'resources').catch(() => [])
+      : [];
+  }
+
+  private updateList(generation: number, error: Error | null, apply: () => void): void {
+    if (generation !== this.generation || error) return;
+    apply();
+    this.onChange();
+  }
+
+  private handleClosed(generation: number): void {
+    // while connecting, the failed connect reports the reason itself
+    if (generation !== this.generation || this.closed || this.state !== 'connected') return;
+    this.generation++;
+    const seeLog = this.config.type === 'stdio' ? ` (see ${mcpLogPath(this.logDir, this.name)})` : '';
+    this.client = undefined;
+    this.lastError = `the server closed the connection${seeLog}; reconnecting`;
+    this.setState('failed');
+    this.scheduleReconnect();
+  }
+
+  /** A call timed out: if the server does not even answer a ping it is hung, so restart it. */
+  private async restartIfUnresponsive(): Promise<void> {
+    const client = this.client;
+    if (!client || this.state !== 'connected') return;
+    try {
+      await client.ping({ timeout: PING_TIMEOUT_MS });
+    } catch {
+      if (client !== this.client || this.closed) return;
+      this.generation++;
+      await this.dropClient();
+      this.lastError = 'the server stopped answering; restarting it';
+      this.setState('failed');
+      this.scheduleReconnect();
+    }
+  }
+
+  private scheduleReconnect(): void {
+    if (this.closed) return;
+    this.failures++;
+    if (this.failures > MAX_CONNECT_FAILURES) {
+      this.lastError = `${this.lastError ?? 'failed'} (gave up after ${MAX_CONNECT_FAILURES} attempts)`;
+      this.onChange();
+      return;
+    }
+    const delay = Math.min(RECONNECT_BASE_DELAY_MS * 2 ** (this.failures - 1), RECONNECT_MAX_DELAY_MS);
+    this.reconnectTimer = setTimeout(() => void this.connect(), delay);
+    this.reconnectTimer.unref();
+  }
+
+  private async dropClient(): Promise<void> {
+    const client = this.client;
+    const opened = this.opened;
+    this.client = undefined;
+    this.opened = undefined;
+    try {
+      if (client) await client.close();
+      else await opened?.transport.close();
+    } catch {
+      // closing a transport that already died has nothing left to release
+    }
+  }
+
+  private setState(state: McpServerState): void {
+    this.state = state;
+    this.onChange();
+  }
+}
+
+async function listAll<T>(
+  page: (cursor?: string) => Promise<Record<string, unknown> & { nextCursor?: string }>,
+  key: string,
+): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const result = await page(cursor);
+    items.push(...((result[key] as T[] | undefined) ?? []));
+    cursor = result.nextCursor;
+  } while (cursor);
+  return items;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,53 @@
+import { settingsOf } from '../config/session-settings.js';
+import { defineResource, type ResourceKey, type SessionResources } from '../session/resources.js';
+import type { AnyTool } from '../tool/tool.js';
+import type { McpSettings } from './mcp-settings.js';
+import { McpManager } from './mcp-manager.js';
+
+/**
+ * MCP for the session service: each live session gets its own manager, started when the session becomes live
+ * (`onSessionLive`), read each step (`extraTools`), closed with the session's resources.
+ */
+export class SessionMcp {
+  private readonly managers = new Map<string, McpManager>();
+  readonly resource: ResourceKey<McpManager>;
+
+  /** @param logDir `<dataDir>/logs`: stdio servers' stderr goes to `mcp-<name>.log` there */
+  constructor(logDir: string) {
+    this.resource = defineResource<McpManager>({
+      name: 'mcp',
+      create: async (owner) => {
+        const manager = new McpManager(logDir);
+        this.managers.set(owner.sessionId, manager);
+        await manager.apply(settingsOf(owner.resources).mcp);
+        return manager;
+      },
+      dispose: async (manager) => {
+        for (const [sessionId, known] of this.managers) if (known === manager) this.managers.delete(sessionId);
+        await manager.close();
+      },
+    });
+  }
+
+  /** Starts connecting the session's enabled servers in the background. */
+  readonly onSessionLive = (resources: SessionResources): void => {
+    resources.get(this.resource).catch(() => undefined);
+  };
+
+  /** The session's MCP tools right now (none until its servers connected). */
+  readonly extraTools = (sessionId: string): AnyTool[] => this.managers.get(sessionId)?.mcpTools() ?? [];
+
+  /** Resolves once every enabled server of the session connected or failed (each bounded by its timeout). */
+  ready(resources: SessionResources): Promise<McpManager> {
+    return resources.get(this.resource);
+  }
+
+  /** Settings changed at runtime (a server added, removed, switched): every live session follows. */
+  async applySettings(settings: McpSettings): Promise<void> {
+    await Promise.all([...this.managers.values()].map((manager) => manager.apply(settings)));
+  }
+
+  manager(sessionId: string): McpManager | undefined {
+    return this.managers.get(sessionId);
+  }
+}

@@ -1,0 +1,66 @@
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { McpServerConfig } from './mcp-settings.js';
+import { findExecutable, mergePaths, userShellPath } from './command-resolution.js';
+
+/** A transport ready to connect, plus the stdio child's pid once started (for diagnostics and tests). */
+export interface OpenedTransport {
+  transport: Transport;
+  pid(): number | undefined;
+}
+
+export class CommandNotFoundError extends Error {
+  constructor(command: string, searchedPath: string) {
+    super(`command "${command}" was not found on PATH (${searchedPath || 'empty PATH'})`);
+    this.name = 'CommandNotFoundError';
+  }
+}
+
+export function mcpLogPath(logDir: string, server: string): string {
+  return join(logDir, `mcp-${server.replace(/[^a-zA-Z0-9_.-]/g, '_')}.log`);
+}
+
+export async function openTransport(server: string, config: McpServerConfig, logDir: string): Promise<OpenedTransport> {
+  if (config.type === 'sse') {
+    const transport = new SSEClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
+    return { transport, pid: () => undefined };
+  }
+  if (config.type === 'http') {
+    const transport = new StreamableHTTPClientTransport(new URL(config.url), {
+      requestInit: { headers: config.headers },
+    });
+    return { transport, pid: () => undefined };
+  }
+  const { command, env } = await resolveLaunch(config);
+  const transport = new StdioClientTransport({ command, args: config.args, env, cwd: config.cwd, stderr: 'pipe' });
+  pipeStderrToLog(transport, mcpLogPath(logDir, server), `${command} ${config.args.join(' ')}`);
+  return { transport, pid: () => transport.pid ?? undefined };
+}
+
+/** The executable and environment a user's shell would use: their PATH, then the server's own env on top. */
+async function resolveLaunch(config: Extract<McpServerConfig, { type: 'stdio' }>) {
+  const platform = process.platform;
+  const env: Record<string, string> = { ...getDefaultEnvironment(), ...config.env };
+  let path = config.env.PATH ?? process.env.PATH ?? '';
+  const lookup = { pathExt: process.env.PATHEXT, cwd: config.cwd };
+  let command = findExecutable(config.command, { ...lookup, path });
+  if (!command) {
+    path = mergePaths(platform, path, await userShellPath());
+    command = findExecutable(config.command, { ...lookup, path });
+  }
+  if (!command) throw new CommandNotFoundError(config.command, path);
+  env.PATH = path;
+  return { command, env };
+}
+
+function pipeStderrToLog(transport: StdioClientTransport, logPath: string, commandLine: string): void {
+  mkdirSync(join(logPath, '..'), { recursive: true });
+  const log = createWriteStream(logPath, { flags: 'a' });
+  log.on('error', () => log.destroy());
+  log.write(`\n--- ${new Date().toISOString()} starting: ${commandLine}\n`);
+  transport.stderr?.pipe(log);
+}

@@ -1,0 +1,201 @@
+import { z } from 'zod';
+import type { ProcessChannel, ProcessExit } from './process-channel.js';
+
+const READY_TIMEOUT_MS = 15_000;
+/** unread output kept while nobody collects it (a chatty background job); the middle is dropped beyond this */
+const UNREAD_CAP_CHARS = 1_000_000;
+
+const ShellEventSchema = z.discriminatedUnion('ev', [
+  z.object({ ev: z.literal('ready'), pid: z.number().int() }),
+  z.object({ ev: z.literal('out'), data: z.string() }),
+  z.object({ ev: z.literal('done'), id: z.number().int(), code: z.number().int() }),
+  z.object({ ev: z.literal('exit'), code: z.number().int() }),
+]);
+type ShellEvent = z.infer<typeof ShellEventSchema>;
+
+export interface ShellWaitOptions {
+  /** return when the command has printed nothing new for this long (it keeps running) */
+  idleMs?: number;
+  /** return after this long at most (it keeps running) */
+  maxWaitMs: number;
+  signal?: AbortSignal;
+  onOutput?: (text: string) => void;
+}
+
+export interface ShellTurn {
+  output: string;
+  /** set when the command finished during this turn */
+  exitCode?: number;
+  /** the command is still running after this turn */
+  running: boolean;
+  /** why the turn ended */
+  reason: 'done' | 'idle' | 'timeout' | 'aborted' | 'shell_exited' | 'not_running';
+  /** the shell itself ended (the command ran `exit`, or the sandbox went away) */
+  shellExit?: ProcessExit;
+}
+
+/** Client of one persistent shell (see drivers/bash-shell-source.ts): one foreground command at a time. */
+export class BashShell {
+  private nextId = 1;
+  private runningId: number | undefined;
+  private unread = '';
+  private droppedChars = 0;
+  private exit: ProcessExit | undefined;
+  private lastDone: { id: number; code: number } | undefined;
+  private readonly wakers = new Set<() => void>();
+
+  private constructor(
+    private readonly channel: ProcessChannel,
+    readonly pid: number,
+  ) {
+    channel.onLine((line) => this.receive(line));
+    void channel.exited.then((exit) => {
+      this.exit = exit;
+      this.wake();
+    });
+  }
+
+  static async start(channel: ProcessChannel): Promise<BashShell> {
+    let stderr = '';
+    channel.onStderr((text) => {
+      stderr = (stderr + text).slice(-2000);
+    });
+    const pid = await new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('the shell did not start within 15 s')), READY_TIMEOUT_MS);
+      channel.onLine((line) => {
+        const event = parseEvent(line);
+        if (event?.ev === 'ready') {
+          clearTimeout(timer);
+          resolve(event.pid);
+        }
+      });
+      void channel.exited.then((exit) => {
+        clearTimeout(timer);
+        reject(new Error(`the shell exited at start (code ${exit.code ?? 'unknown'}): ${stderr.trim()}`));
+      });
+    });
+    return new BashShell(channel, pid);
+  }
+
+  get alive(): boolean {
+    return this.exit === undefined;
+  }
+
+  get running(): boolean {
+    return this.runningId !== undefined && this.alive;
+  }
+
+  async run(command: string, options: ShellWaitOptions): Promise<ShellTurn> {
+    if (this.running) throw new Error('a command is still running');
+    this.runningId = this.nextId++;
+    this.channel.write(JSON.stringify({ op: 'run', id: this.runningId, command }) + '\n');
+    return this.collect(options);
+  }
+
+  async input(text: string, options: ShellWaitOptions): Promise<ShellTurn> {
+    this.channel.write(JSON.stringify({ op: 'input', data: text }) + '\n');
+    return this.collect(options);
+  }
+
+  async interrupt(options: ShellWaitOptions): Promise<ShellTurn> {
+    this.channel.write(JSON.stringify({ op: 'interrupt' }) + '\n');
+    return this.collect(options);
+  }
+
+  async wait(options: ShellWaitOptions): Promise<ShellTurn> {
+    return this.collect(options);
+  }
+
+  async kill(): Promise<void> {
+    await this.channel.kill(this.pid);
+  }
+
+  /** Waits for the running command to end, go quiet, or run out of time, and hands over what it printed. */
+  private async collect(options: ShellWaitOptions): Promise<ShellTurn> {
+    const commandId = this.runningId;
+    if (commandId === undefined || !this.alive) {
+      const shellExit = this.exit;
+      return { output: this.takeUnread(), running: false, reason: 'not_running', ...(shellExit ? { shellExit } : {}) };
+    }
+    const started = Date.now();
+    let lastOutputAt = started;
+    let seen = this.unread.length;
+    options.onOutput?.(this.unread);
+    const reason = await new Promise<ShellTurn['reason']>((resolve) => {
+      const check = (): void => {
+        if (this.unread.length !== seen) {
+          options.onOutput?.(this.unread.slice(seen));
+          seen = this.unread.length;
+          lastOutputAt = Date.now();
+        }
+        if (this.runningId === undefined) return finish('done');
+        if (this.exit) return finish('shell_exited');
+        if (options.signal?.aborted) return finish('aborted');
+        const now = Date.now();
+        if (now - started >= options.maxWaitMs) return finish('timeout');
+        if (options.idleMs !== undefined && now - lastOutputAt >= options.idleMs) return finish('idle');
+      };
+      const timer = setInterval(check, 50);
+      const finish = (why: ShellTurn['reason']): void => {
+        clearInterval(timer);
+        this.wakers.delete(check);
+        options.signal?.removeEventListener('abort', check);
+        resolve(why);
+      };
+      this.wakers.add(check);
+      options.signal?.addEventListener('abort', check);
+      check();
+    });
+    const output = this.takeUnread();
+    if (reason === 'done') {
+      const code = this.lastDone?.id === commandId ? this.lastDone.code : undefined;
+      return { output, running: false, reason, ...(code !== undefined ? { exitCode: code } : {}) };
+    }
+    if (reason === 'shell_exited') {
+      this.runningId = undefined;
+      return { output, running: false, reason, ...(this.exit ? { shellExit: this.exit } : {}) };
+    }
+    return { output, running: true, reason };
+  }
+
+  private takeUnread(): string {
+    const note = this.droppedChars > 0 ? `\n[... ${this.droppedChars} characters of output dropped ...]\n` : '';
+    const text = this.unread;
+    this.unread = '';
+    this.droppedChars = 0;
+    if (!note) return text;
+    const half = Math.floor(text.length / 2);
+    return text.slice(0, half) + note + text.slice(half);
+  }
+
+  private receive(line: string): void {
+    const event = parseEvent(line);
+    if (!event) return;
+    if (event.ev === 'out') {
+      this.unread += event.data;
+      if (this.unread.length > UNREAD_CAP_CHARS) {
+        const half = UNREAD_CAP_CHARS / 2;
+        this.droppedChars += this.unread.length - UNREAD_CAP_CHARS;
+        this.unread = this.unread.slice(0, half) + this.unread.slice(this.unread.length - half);
+      }
+    } else if (event.ev === 'done' && event.id === this.runningId) {
+      this.lastDone = { id: event.id, code: event.code };
+      this.runningId = undefined;
+    }
+    this.wake();
+  }
+
+  private wake(): void {
+    for (const waker of [...this.wakers]) waker();
+  }
+}
+
+function parseEvent(line: string): ShellEvent | undefined {
+  if (!line.startsWith('{')) return undefined;
+  try {
+    const parsed = ShellEventSchema.safeParse(JSON.parse(line));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}

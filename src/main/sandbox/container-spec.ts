@@ -1,0 +1,120 @@
+import { createHash } from 'node:crypto';
+import type Docker from 'dockerode';
+import type { SandboxSettings } from './sandbox-settings.js';
+
+export const SESSION_LABEL = 'manus.session';
+export const SANDBOX_LABEL = 'manus.sandbox';
+/** a container made with other settings (limits, network, image) is replaced, not reused */
+export const CONFIG_LABEL = 'manus.sandbox.config';
+export const CONTAINER_WORKSPACE = '/workspace';
+export const CONTAINER_HOME = '/home/sandbox';
+/** the image's unprivileged user, used when the host user is root (a sandbox never runs as root) */
+export const SANDBOX_UID = 1000;
+export const SANDBOX_GID = 1000;
+
+const MIB = 1024 * 1024;
+
+/** Who the container processes run as, and whether workspace files must be handed back to the host user. */
+export interface SandboxIdentity {
+  user: string;
+  uid: number;
+  gid: number;
+  /** host uid to give files back to after each call (only when the host user is root) */
+  reclaimToUid?: number;
+}
+
+/** Run as the host user so files in /workspace are theirs; as root on the host, run as the image's user and hand files back. */
+export function sandboxIdentity(
+  hostUid = process.getuid?.() ?? SANDBOX_UID,
+  hostGid = process.getgid?.() ?? SANDBOX_GID,
+): SandboxIdentity {
+  if (hostUid === 0)
+    return { user: `${SANDBOX_UID}:${SANDBOX_GID}`, uid: SANDBOX_UID, gid: SANDBOX_GID, reclaimToUid: 0 };
+  return { user: `${hostUid}:${hostGid}`, uid: hostUid, gid: hostGid };
+}
+
+export function sandboxEnv(): string[] {
+  return [
+    `HOME=${CONTAINER_HOME}`,
+    'LANG=C.UTF-8',
+    'MPLBACKEND=Agg',
+    'PYTHONUNBUFFERED=1',
+    'PYTHONDONTWRITEBYTECODE=1',
+    'TERM=dumb',
+    'PAGER=cat',
+    'GIT_PAGER=cat',
+    'DEBIAN_FRONTEND=noninteractive',
+    `MANUS_WORKSPACE=${CONTAINER_WORKSPACE}`,
+    'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+  ];
+}
+
+export function configFingerprint(settings: SandboxSettings, identity: SandboxIdentity, workspace: string): string {
+  const relevant = [
+    settings.image,
+    settings.memoryMb,
+    settings.cpus,
+    settings.pidsLimit,
+    settings.network,
+    settings.tmpfsMb,
+  ];
+  return createHash('sha256')
+    .update(JSON.stringify([...relevant, identity.user, workspace]))
+    .digest('hex')
+    .slice(0, 16);
+}
+
+/** The hardened container of one session: each HostConfig line is a defence, said next to it. */
+export function containerSpec(
+  settings: SandboxSettings,
+  sessionId: string,
+  workspace: string,
+  identity: SandboxIdentity,
+): Docker.ContainerCreateOptions {
+  const memory = settings.memoryMb * MIB;
+  const tmpfsSize = `${settings.tmpfsMb}m`;
+  return {
+    Image: settings.image,
+    name: `manus-sandbox-${sessionId.replace(/[^a-zA-Z0-9_.-]/g, '').slice(0, 40)}-${Date.now().toString(36)}`,
+    Labels: {
+      [SANDBOX_LABEL]: '1',
+      [SESSION_LABEL]: sessionId,
+      [CONFIG_LABEL]: configFingerprint(settings, identity, workspace),
+    },
+    // the container only idles; the work happens in attached execs that keep the session's state
+    Cmd: ['sleep', 'infinity'],
+    Entrypoint: [],
+    // never root inside: the host user's uid, or the image's unprivileged user
+    User: identity.user,
+    WorkingDir: CONTAINER_WORKSPACE,
+    Env: sandboxEnv(),
+    Tty: false,
+    HostConfig: {
+      // the workspace is the only writable, persistent path; no Docker socket or other host path is mounted
+      Binds: [`${workspace}:${CONTAINER_WORKSPACE}:rw`],
+      // nothing outside /workspace and the tmpfs below can be changed
+      ReadonlyRootfs: true,
+      // scratch space in memory, gone with the container; nosuid so no setuid binary can be planted
+      Tmpfs: {
+        '/tmp': `rw,nosuid,nodev,size=${tmpfsSize},mode=1777`,
+        [CONTAINER_HOME]: `rw,nosuid,nodev,size=${tmpfsSize},mode=0700,uid=${identity.uid},gid=${identity.gid}`,
+      },
+      // no capability at all (no chown, no raw sockets, no mounts...)
+      CapDrop: ['ALL'],
+      // setuid binaries cannot raise privileges
+      SecurityOpt: ['no-new-privileges'],
+      // a memory bomb is killed inside the sandbox; no swap to hide in
+      Memory: memory,
+      MemorySwap: memory,
+      NanoCpus: Math.round(settings.cpus * 1e9),
+      // a fork bomb hits this ceiling instead of the host's process table
+      PidsLimit: settings.pidsLimit,
+      // no network unless the user allowed it for this session or in settings
+      NetworkMode: settings.network ? 'bridge' : 'none',
+      // reaps the zombies of background jobs
+      Init: true,
+      IpcMode: 'private',
+      RestartPolicy: { Name: 'no' },
+    },
+  };
+}

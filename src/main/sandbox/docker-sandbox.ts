@@ -1,0 +1,283 @@
+import type Docker from 'dockerode';
+import { BashShell } from './bash-shell.js';
+import {
+  CONFIG_LABEL,
+  CONTAINER_WORKSPACE,
+  SESSION_LABEL,
+  configFingerprint,
+  containerSpec,
+  sandboxEnv,
+  type SandboxIdentity,
+} from './container-spec.js';
+import { startDockerChannel } from './docker-channel.js';
+import { BASH_SHELL_SOURCE } from './drivers/bash-shell-source.js';
+import { PYTHON_REPL_SOURCE } from './drivers/python-repl-source.js';
+import { START_DOCKER_HINT, SandboxUnavailableError, errorText, requireEngine } from './engine.js';
+import { PythonRepl } from './python-repl.js';
+import type { SandboxSettings } from './sandbox-settings.js';
+import { ensureImage } from './sandbox-image.js';
+import { stateLostNote, type Acquired, type ProgressListener, type Sandbox } from './sandbox.js';
+import { shareWorkspace } from './workspace-ownership.js';
+
+const STOP_TIMEOUT_S = 2;
+
+export interface DockerSandboxOptions {
+  docker: Docker;
+  sessionId: string;
+  /** host folder bind-mounted at /workspace */
+  workspace: string;
+  settings: SandboxSettings;
+  identity: SandboxIdentity;
+}
+
+interface LiveContainer {
+  container: Docker.Container;
+  /** changes when someone restarts the container under us: its processes (our drivers) are gone */
+  startedAt: string;
+}
+
+/** One session's container and its two long-lived drivers, created lazily and recovered when they die. */
+export class DockerSandbox implements Sandbox {
+  readonly kind = 'docker';
+  readonly workspaceInside = CONTAINER_WORKSPACE;
+  private live: LiveContainer | undefined;
+  private python: PythonRepl | undefined;
+  private shell: BashShell | undefined;
+  /** the loss was already told to the model by the call that saw it */
+  private pythonLossReported = false;
+  private shellLossReported = false;
+  private stoppedForIdle = false;
+  private activeCalls = 0;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private containerLock: Promise<unknown> = Promise.resolve();
+  private disposed = false;
+
+  constructor(private readonly options: DockerSandboxOptions) {}
+
+  get containerId(): string | undefined {
+    return this.live?.container.id;
+  }
+
+  async acquirePython(onProgress?: ProgressListener): Promise<Acquired<PythonRepl>> {
+    this.beginCall();
+    try {
+      if (this.python?.alive) return { driver: this.python, notes: await this.prepareWorkspace() };
+      const notes = await this.serialized(() => this.ensureContainer(onProgress));
+      if (this.python && !this.pythonLossReported) notes.push(stateLostNote('python', 'it stopped between calls'));
+      const live = this.requireLive();
+      const channel = await startDockerChannel(
+        this.options.docker,
+        live.container,
+        this.execSpec(['python3', '-u', '-c', PYTHON_REPL_SOURCE]),
+      );
+      this.python = await PythonRepl.start(channel);
+      this.pythonLossReported = false;
+      notes.push(...(await this.prepareWorkspace()));
+      return { driver: this.python, notes };
+    } catch (error) {
+      await this.release();
+      throw wrapEngineError(error);
+    }
+  }
+
+  async acquireShell(onProgress?: ProgressListener): Promise<Acquired<BashShell>> {
+    this.beginCall();
+    try {
+      if (this.shell?.alive) return { driver: this.shell, notes: await this.prepareWorkspace() };
+      const notes = await this.serialized(() => this.ensureContainer(onProgress));
+      if (this.shell && !this.shellLossReported) notes.push(stateLostNote('shell', 'it stopped between calls'));
+      const live = this.requireLive();
+      const channel = await startDockerChannel(
+        this.options.docker,
+        live.container,
+        this.execSpec(['python3', '-u', '-c', BASH_SHELL_SOURCE]),
+      );
+      this.shell = await BashShell.start(channel);
+      this.shellLossReported = false;
+      notes.push(...(await this.prepareWorkspace()));
+      return { driver: this.shell, notes };
+    } catch (error) {
+      await this.release();
+      throw wrapEngineError(error);
+    }
+  }
+
+  /** The tool that saw the driver die already told the model; the next acquire need not say it again. */
+  markLossReported(what: 'python' | 'shell'): void {
+    if (what === 'python') this.pythonLossReported = true;
+    else this.shellLossReported = true;
+  }
+
+  async release(): Promise<void> {
+    this.activeCalls = Math.max(0, this.activeCalls - 1);
+    if (this.options.identity.reclaimToUid !== undefined) {
+      await shareWorkspace(this.options.workspace, this.options.identity.reclaimToUid, this.options.identity.gid);
+    }
+    this.armIdleTimer();
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    clearTimeout(this.idleTimer);
+    await this.stopDrivers();
+    const live = this.live;
+    this.live = undefined;
+    if (live) await live.container.stop({ t: STOP_TIMEOUT_S }).catch(() => undefined);
+  }
+
+  /** The session is gone: its container goes too. */
+  async destroy(): Promise<void> {
+    this.disposed = true;
+    clearTimeout(this.idleTimer);
+    await this.stopDrivers();
+    const live = this.live;
+    this.live = undefined;
+    if (live) await live.container.remove({ force: true }).catch(() => undefined);
+  }
+
+  private beginCall(): void {
+    if (this.disposed) throw new SandboxUnavailableError('This session has ended: its sandbox was shut down.');
+    this.activeCalls++;
+    clearTimeout(this.idleTimer);
+  }
+
+  private armIdleTimer(): void {
+    clearTimeout(this.idleTimer);
+    if (this.disposed || this.activeCalls > 0 || !this.live) return;
+    this.idleTimer = setTimeout(() => void this.stopForIdle(), this.options.settings.idleTimeoutMs);
+    this.idleTimer.unref();
+  }
+
+  private async stopForIdle(): Promise<void> {
+    if (this.activeCalls > 0 || !this.live) return;
+    await this.stopDrivers();
+    this.stoppedForIdle = true;
+    await this.live.container.stop({ t: STOP_TIMEOUT_S }).catch(() => undefined);
+  }
+
+  private async stopDrivers(): Promise<void> {
+    const drivers = [this.python, this.shell];
+    if (this.python) this.pythonLossReported = true;
+    if (this.shell) this.shellLossReported = true;
+    await Promise.all(drivers.map((driver) => driver?.kill().catch(() => undefined)));
+  }
+
+  private async prepareWorkspace(): Promise<string[]> {
+    const { identity, workspace } = this.options;
+    if (identity.reclaimToUid !== undefined) await shareWorkspace(workspace, identity.reclaimToUid, identity.gid);
+    return [];
+  }
+
+  private serialized<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.containerLock.then(work, work);
+    this.containerLock = next.catch(() => undefined);
+    return next;
+  }
+
+  private requireLive(): LiveContainer {
+    if (!this.live) throw new SandboxUnavailableError('The sandbox container is not running.');
+    return this.live;
+  }
+
+  private execSpec(cmd: string[]): { cmd: string[]; user: string; env: string[]; workingDir: string } {
+    return { cmd, user: this.options.identity.user, env: sandboxEnv(), workingDir: CONTAINER_WORKSPACE };
+  }
+
+  /** A running container for this session: the current one, an adopted one from an earlier run, or a new one. */
+  private async ensureContainer(onProgress?: ProgressListener): Promise<string[]> {
+    const notes: string[] = [];
+    if (this.live) {
+      const state = await inspectState(this.live.container);
+      if (state?.running && state.startedAt === this.live.startedAt) return notes;
+      if (state && !state.running && this.stoppedForIdle) {
+        await this.live.container.start().catch(() => undefined);
+        const restarted = await inspectState(this.live.container);
+        if (restarted?.running) {
+          this.live = { container: this.live.container, startedAt: restarted.startedAt };
+          this.stoppedForIdle = false;
+          const idleMinutes = Math.round(this.options.settings.idleTimeoutMs / 6000) / 10;
+          notes.push(
+            `[The sandbox had been stopped after ${idleMinutes} min without use and was started again: Python variables, ` +
+              'shell state and background jobs were reset; files in /workspace are kept.]',
+          );
+          return notes;
+        }
+      }
+      notes.push(
+        '[The sandbox container had stopped (Docker engine restart, crash or kill). A new container was started: ' +
+          'Python variables, shell state, background jobs and files outside /workspace were lost; files in /workspace are kept.]',
+      );
+      this.pythonLossReported = true;
+      this.shellLossReported = true;
+      await this.live.container.remove({ force: true }).catch(() => undefined);
+      this.live = undefined;
+    }
+    await requireEngine(this.options.docker);
+    const adopted = await this.adoptExisting();
+    if (adopted) {
+      notes.push(
+        "[Reconnected to this session's existing sandbox container: the Python interpreter and shell were restarted, " +
+          'so earlier variables and shell state are gone; files in /workspace are kept.]',
+      );
+    }
+    this.live = adopted ?? (await this.createContainer(onProgress));
+    this.stoppedForIdle = false;
+    return notes;
+  }
+
+  /** A container this session left behind (earlier turn, app restart) is reused when it was made with the same settings. */
+  private async adoptExisting(): Promise<LiveContainer | undefined> {
+    const { docker, sessionId, settings, identity, workspace } = this.options;
+    const found = await docker.listContainers({ all: true, filters: { label: [`${SESSION_LABEL}=${sessionId}`] } });
+    const fingerprint = configFingerprint(settings, identity, workspace);
+    let adopted: LiveContainer | undefined;
+    for (const info of found) {
+      const container = docker.getContainer(info.Id);
+      if (adopted || info.Labels[CONFIG_LABEL] !== fingerprint) {
+        await container.remove({ force: true }).catch(() => undefined);
+        continue;
+      }
+      if (info.State !== 'running') await container.start().catch(() => undefined);
+      const state = await inspectState(container);
+      if (state?.running) adopted = { container, startedAt: state.startedAt };
+      else await container.remove({ force: true }).catch(() => undefined);
+    }
+    return adopted;
+  }
+
+  private async createContainer(onProgress?: ProgressListener): Promise<LiveContainer> {
+    const { docker, sessionId, settings, identity, workspace } = this.options;
+    await ensureImage(docker, settings.image, onProgress);
+    if (identity.reclaimToUid !== undefined) await shareWorkspace(workspace, identity.reclaimToUid, identity.gid);
+    onProgress?.('Starting the sandbox container');
+    const container = await docker.createContainer(containerSpec(settings, sessionId, workspace, identity));
+    try {
+      await container.start();
+    } catch (error) {
+      await container.remove({ force: true }).catch(() => undefined);
+      throw new SandboxUnavailableError(`The sandbox container could not start: ${errorText(error)}`);
+    }
+    const state = await inspectState(container);
+    if (!state?.running) throw new SandboxUnavailableError('The sandbox container exited right after starting.');
+    return { container, startedAt: state.startedAt };
+  }
+}
+
+async function inspectState(container: Docker.Container): Promise<{ running: boolean; startedAt: string } | undefined> {
+  try {
+    const info = await container.inspect();
+    return { running: info.State.Running, startedAt: info.State.StartedAt };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Engine-level failures (socket refused, daemon gone) become the readable "start Docker" error. */
+function wrapEngineError(error: unknown): Error {
+  if (error instanceof SandboxUnavailableError) return error;
+  const text = errorText(error);
+  if (/ECONNREFUSED|ENOENT|EACCES|socket hang up|connect/i.test(text)) {
+    return new SandboxUnavailableError(`The Docker engine is not reachable (${text}). ${START_DOCKER_HINT}`);
+  }
+  return error instanceof Error ? error : new Error(text);
+}

@@ -1,0 +1,215 @@
+/**
+ * The persistent Python interpreter run inside the sandbox (`python3 -c <this>`). It speaks JSON lines:
+ * requests on stdin ({op: exec|interrupt}), events on the original stdout ({ev: ready|out|done}).
+ * User code gets fd 1/2 redirected into a pipe, so prints, C extensions and subprocesses are all captured in order.
+ */
+export const PYTHON_REPL_SOURCE = String.raw`
+import ast, base64, io, json, linecache, os, queue, signal, sys, threading, traceback, codecs, warnings
+
+OUTPUT_CAP = int(os.environ.get('MANUS_OUTPUT_CAP', '2000000'))
+MPL_CACHE_SEED = '/opt/manus/matplotlib'
+WORKSPACE = os.environ.get('MANUS_WORKSPACE') or os.getcwd()
+SENTINEL = os.urandom(16).hex().encode()
+
+proto_out = os.fdopen(os.dup(1), 'wb', buffering=0)
+proto_in = os.fdopen(os.dup(0), 'rb', buffering=0)
+proto_lock = threading.Lock()
+
+def send(message):
+    line = (json.dumps(message) + '\n').encode()
+    with proto_lock:
+        proto_out.write(line)
+
+null_fd = os.open(os.devnull, os.O_RDONLY)
+os.dup2(null_fd, 0)
+capture_r, capture_w = os.pipe()
+os.dup2(capture_w, 1)
+os.dup2(capture_w, 2)
+os.close(capture_w)
+sys.stdin = open(os.devnull, 'r')
+sys.stdout = io.TextIOWrapper(os.fdopen(1, 'wb', buffering=0, closefd=False), encoding='utf-8', errors='replace', write_through=True)
+sys.stderr = io.TextIOWrapper(os.fdopen(2, 'wb', buffering=0, closefd=False), encoding='utf-8', errors='replace', write_through=True)
+os.umask(0o002)
+
+def seed_matplotlib_cache():
+    # the image ships a built font cache; copying it saves seconds on the first plot of each container
+    if 'MPLCONFIGDIR' in os.environ or not os.path.isdir(MPL_CACHE_SEED):
+        return
+    target = os.path.join(os.path.expanduser('~'), '.cache', 'matplotlib')
+    if os.path.exists(target):
+        return
+    try:
+        os.makedirs(target)
+        for name in os.listdir(MPL_CACHE_SEED):
+            if name.endswith('.json'):
+                with open(os.path.join(MPL_CACHE_SEED, name), 'rb') as source, open(os.path.join(target, name), 'wb') as copy:
+                    copy.write(source.read())
+    except OSError:
+        pass
+
+seed_matplotlib_cache()
+warnings.filterwarnings('ignore', message='.*non-GUI backend.*')
+warnings.filterwarnings('ignore', message='.*FigureCanvasAgg is non-interactive.*')
+
+state = {'cell': None, 'sent': 0, 'dropped': 0, 'busy': False}
+drained = threading.Event()
+
+def forward(raw, decoder):
+    text = decoder.decode(raw)
+    if not text:
+        return
+    room = OUTPUT_CAP - state['sent']
+    if room <= 0:
+        state['dropped'] += len(text)
+        return
+    if len(text) > room:
+        state['dropped'] += len(text) - room
+        text = text[:room]
+    state['sent'] += len(text)
+    send({'ev': 'out', 'id': state['cell'], 'data': text})
+
+def pending_sentinel_length(buffer):
+    # only a tail that could be the start of the sentinel waits for the next read
+    for size in range(min(len(buffer), len(SENTINEL) - 1), 0, -1):
+        if SENTINEL.startswith(buffer[-size:]):
+            return size
+    return 0
+
+def read_capture():
+    decoder = codecs.getincrementaldecoder('utf-8')('replace')
+    carry = b''
+    while True:
+        chunk = os.read(capture_r, 65536)
+        if not chunk:
+            return
+        carry += chunk
+        while True:
+            at = carry.find(SENTINEL)
+            if at < 0:
+                break
+            forward(carry[:at], decoder)
+            carry = carry[at + len(SENTINEL):]
+            drained.set()
+        keep = pending_sentinel_length(carry)
+        forward(carry[:len(carry) - keep], decoder)
+        carry = carry[len(carry) - keep:]
+
+requests = queue.Queue()
+
+def read_requests():
+    for line in proto_in:
+        try:
+            message = json.loads(line)
+        except ValueError:
+            continue
+        if message.get('op') == 'interrupt':
+            if state['busy']:
+                os.kill(os.getpid(), signal.SIGINT)
+        else:
+            requests.put(message)
+    # the host went away: finish what was queued unless a cell is stuck
+    if state['busy']:
+        os._exit(0)
+    requests.put({'op': 'quit'})
+
+namespace = {'__name__': '__main__', '__builtins__': __builtins__}
+figure_counter = [0]
+
+def next_figure_number(folder):
+    if figure_counter[0] == 0 and os.path.isdir(folder):
+        for name in os.listdir(folder):
+            if name.startswith('figure-') and name.endswith('.png') and name[7:-4].isdigit():
+                figure_counter[0] = max(figure_counter[0], int(name[7:-4]))
+    figure_counter[0] += 1
+    return figure_counter[0]
+
+def collect_figures():
+    pyplot = sys.modules.get('matplotlib.pyplot')
+    if pyplot is None:
+        return []
+    images = []
+    folder = os.path.join(WORKSPACE, 'figures')
+    for number in pyplot.get_fignums():
+        figure = pyplot.figure(number)
+        buffer = io.BytesIO()
+        figure.savefig(buffer, format='png', dpi=100, bbox_inches='tight')
+        png = buffer.getvalue()
+        path = None
+        try:
+            os.makedirs(folder, exist_ok=True)
+            path = os.path.join(folder, 'figure-%d.png' % next_figure_number(folder))
+            with open(path, 'wb') as handle:
+                handle.write(png)
+        except OSError as error:
+            print('(figure not saved: %s)' % error, file=sys.stderr)
+        images.append({'data': base64.b64encode(png).decode(), 'path': path})
+    pyplot.close('all')
+    return images
+
+def show_traceback(error):
+    tb = error.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename != state['filename']:
+        tb = tb.tb_next
+    if isinstance(error, SyntaxError):
+        tb = None
+    sys.stderr.write(''.join(traceback.format_exception(type(error), error, tb)))
+
+def run_cell(cell_id, code):
+    filename = '<cell-%s>' % cell_id
+    state['filename'] = filename
+    linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
+    failed = False
+    try:
+        tree = ast.parse(code, filename, 'exec')
+        last = None
+        if tree.body and isinstance(tree.body[-1], ast.Expr):
+            last = ast.Expression(tree.body.pop().value)
+        exec(compile(tree, filename, 'exec'), namespace)
+        if last is not None:
+            value = eval(compile(last, filename, 'eval'), namespace)
+            if value is not None:
+                namespace['_'] = value
+                print(repr(value))
+    except BaseException as error:
+        failed = True
+        if isinstance(error, SystemExit):
+            sys.stderr.write('SystemExit: %s (the interpreter keeps running)\n' % (error.code,))
+        else:
+            show_traceback(error)
+    images = []
+    try:
+        images = collect_figures()
+    except BaseException as error:
+        sys.stderr.write('(could not render figures: %r)\n' % (error,))
+    return failed, images
+
+def main():
+    threading.Thread(target=read_capture, daemon=True).start()
+    threading.Thread(target=read_requests, daemon=True).start()
+    send({'ev': 'ready', 'pid': os.getpid(), 'python': sys.version.split()[0]})
+    while True:
+        message = requests.get()
+        if message.get('op') == 'quit':
+            os._exit(0)
+        if message.get('op') != 'exec':
+            continue
+        cell_id = message.get('id')
+        state.update(cell=cell_id, sent=0, dropped=0, busy=True)
+        try:
+            failed, images = run_cell(cell_id, message.get('code', ''))
+        except KeyboardInterrupt:
+            failed, images = True, []
+            sys.stderr.write('KeyboardInterrupt\n')
+        state['busy'] = False
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except BaseException:
+            pass
+        drained.clear()
+        os.write(1, SENTINEL)
+        drained.wait(5)
+        send({'ev': 'done', 'id': cell_id, 'error': failed, 'dropped': state['dropped'], 'images': images})
+
+main()
+`;

@@ -1,0 +1,67 @@
+import Docker from 'dockerode';
+
+const PING_TIMEOUT_MS = 3_000;
+
+export const START_DOCKER_HINT =
+  'Start Docker and try again: open Docker Desktop (macOS/Windows), or run `sudo systemctl start docker` ' +
+  '(Linux; `sudo dockerd &` without systemd). DOCKER_HOST selects another engine. To run code on this machine ' +
+  'without isolation instead, set sandbox.mode to "local" (or start with --sandbox local).';
+
+/** The sandbox cannot run: no engine, no image... `message` is written for the model and the user alike. */
+export class SandboxUnavailableError extends Error {
+  override readonly name = 'SandboxUnavailableError';
+}
+
+let sharedClient: Docker | undefined;
+
+/** One client for the app; `new Docker()` honours DOCKER_HOST (unix socket, tcp, tls, ssh) and defaults to the local socket. */
+export function dockerClient(): Docker {
+  sharedClient ??= new Docker();
+  return sharedClient;
+}
+
+export interface EngineStatus {
+  reachable: boolean;
+  version?: string;
+  error?: string;
+}
+
+export async function engineStatus(docker: Docker = dockerClient()): Promise<EngineStatus> {
+  try {
+    const version = await withTimeout(docker.version(), PING_TIMEOUT_MS);
+    return { reachable: true, version: version.Version };
+  } catch (error) {
+    return { reachable: false, error: errorText(error) };
+  }
+}
+
+/** Throws a SandboxUnavailableError that says how to start Docker when the engine does not answer. */
+export async function requireEngine(docker: Docker = dockerClient()): Promise<void> {
+  const status = await engineStatus(docker);
+  if (!status.reachable) {
+    throw new SandboxUnavailableError(
+      `The Docker engine is not reachable (${status.error ?? 'no answer'}). ${START_DOCKER_HINT}`,
+    );
+  }
+}
+
+export function errorText(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}

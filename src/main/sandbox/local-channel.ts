@@ -1,0 +1,40 @@
+import { spawn } from 'node:child_process';
+import { LineSplitter, type ProcessChannel, type ProcessExit } from './process-channel.js';
+
+export interface LocalProcessSpec {
+  command: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+}
+
+/** A driver process on the host (sandbox mode `local`). */
+export function startLocalChannel(spec: LocalProcessSpec): ProcessChannel {
+  const child = spawn(spec.command, spec.args, {
+    cwd: spec.cwd,
+    env: { ...process.env, ...spec.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const lineListeners: ((line: string) => void)[] = [];
+  const stderrListeners: ((text: string) => void)[] = [];
+  const splitter = new LineSplitter((line) => lineListeners.forEach((listener) => listener(line)));
+  child.stdout.setEncoding('utf8').on('data', (text: string) => splitter.push(text));
+  child.stderr.setEncoding('utf8').on('data', (text: string) => stderrListeners.forEach((listener) => listener(text)));
+  child.stdin.on('error', () => undefined);
+  const exited = new Promise<ProcessExit>((resolve) => {
+    child.on('error', () => resolve({ code: null, lost: true }));
+    child.on('close', (code, signal) => resolve({ code: code ?? (signal === 'SIGKILL' ? 137 : null), lost: false }));
+  });
+  return {
+    write: (data) => {
+      if (child.stdin.writable) child.stdin.write(data);
+    },
+    onLine: (listener) => lineListeners.push(listener),
+    onStderr: (listener) => stderrListeners.push(listener),
+    exited,
+    kill: async () => {
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,202 @@
+import { z } from 'zod';
+import type { ProcessChannel, ProcessExit } from './process-channel.js';
+
+const READY_TIMEOUT_MS = 15_000;
+/** how long an interrupted cell may take to unwind before the interpreter is killed */
+const INTERRUPT_GRACE_MS = 3_000;
+
+const ReplEventSchema = z.discriminatedUnion('ev', [
+  z.object({ ev: z.literal('ready'), pid: z.number().int(), python: z.string() }),
+  z.object({ ev: z.literal('out'), id: z.number().int().nullable(), data: z.string() }),
+  z.object({
+    ev: z.literal('done'),
+    id: z.number().int(),
+    error: z.boolean(),
+    dropped: z.number().int(),
+    images: z.array(z.object({ data: z.string(), path: z.string().nullable() })),
+  }),
+]);
+type ReplEvent = z.infer<typeof ReplEventSchema>;
+
+export interface PythonFigure {
+  /** base64 PNG */
+  data: string;
+  /** where it was saved, as the interpreter sees it (e.g. /workspace/figures/figure-1.png) */
+  path?: string;
+}
+
+export interface PythonRunResult {
+  output: string;
+  failed: boolean;
+  images: PythonFigure[];
+  /** characters the interpreter dropped beyond its own cap */
+  dropped: number;
+  /** the cell ran past its timeout (or was cancelled) and was interrupted */
+  interrupted: boolean;
+  /** the interpreter is gone (killed, crashed, out of memory, engine lost): its state is lost */
+  lost?: { reason: string; exit?: ProcessExit };
+}
+
+export interface PythonRunOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  onOutput?: (text: string) => void;
+}
+
+interface PendingCell {
+  id: number;
+  chunks: string[];
+  onOutput?: (text: string) => void;
+  resolve: (event: Extract<ReplEvent, { ev: 'done' }>) => void;
+}
+
+/** Client of one persistent interpreter (see drivers/python-repl-source.ts): one cell at a time. */
+export class PythonRepl {
+  private nextId = 1;
+  private pending: PendingCell | undefined;
+  private carry: string[] = [];
+  private dead = false;
+  private stderrTail = '';
+
+  private constructor(
+    private readonly channel: ProcessChannel,
+    readonly pid: number,
+  ) {
+    channel.onLine((line) => this.receive(line));
+    channel.onStderr((text) => {
+      this.stderrTail = (this.stderrTail + text).slice(-2000);
+    });
+    void channel.exited.then(() => {
+      this.dead = true;
+    });
+  }
+
+  static async start(channel: ProcessChannel): Promise<PythonRepl> {
+    let stderr = '';
+    channel.onStderr((text) => {
+      stderr = (stderr + text).slice(-2000);
+    });
+    const ready = await new Promise<Extract<ReplEvent, { ev: 'ready' }>>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error('the Python interpreter did not start within 15 s')),
+        READY_TIMEOUT_MS,
+      );
+      channel.onLine((line) => {
+        const event = parseEvent(line);
+        if (event?.ev === 'ready') {
+          clearTimeout(timer);
+          resolve(event);
+        }
+      });
+      void channel.exited.then((exit) => {
+        clearTimeout(timer);
+        reject(new Error(`the Python interpreter exited at start (code ${exit.code ?? 'unknown'}): ${stderr.trim()}`));
+      });
+    });
+    return new PythonRepl(channel, ready.pid);
+  }
+
+  get alive(): boolean {
+    return !this.dead;
+  }
+
+  async run(code: string, options: PythonRunOptions): Promise<PythonRunResult> {
+    if (this.pending) throw new Error('a cell is already running');
+    if (this.dead) return { ...emptyResult(), lost: { reason: 'the interpreter had already exited' } };
+    const id = this.nextId++;
+    const done = new Promise<Extract<ReplEvent, { ev: 'done' }>>((resolve) => {
+      this.pending = { id, chunks: this.carry, onOutput: options.onOutput, resolve };
+      this.carry = [];
+    });
+    this.channel.write(JSON.stringify({ op: 'exec', id, code }) + '\n');
+    const exited = this.channel.exited.then((exit) => ({ exit }));
+    let interrupted = false;
+    const interrupt = new Promise<'interrupt'>((resolve) => {
+      const timer = setTimeout(() => resolve('interrupt'), options.timeoutMs);
+      const onAbort = (): void => resolve('interrupt');
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      void done.finally(() => {
+        clearTimeout(timer);
+        options.signal?.removeEventListener('abort', onAbort);
+      });
+    });
+    let outcome = await Promise.race([done, exited, interrupt]);
+    if (outcome === 'interrupt') {
+      interrupted = true;
+      this.channel.write(JSON.stringify({ op: 'interrupt' }) + '\n');
+      const grace = new Promise<'stuck'>((resolve) => setTimeout(() => resolve('stuck'), INTERRUPT_GRACE_MS));
+      const afterInterrupt = await Promise.race([done, exited, grace]);
+      if (afterInterrupt === 'stuck') {
+        await this.kill();
+        return this.finishLost('it did not respond to the interrupt and was restarted', interrupted);
+      }
+      outcome = afterInterrupt;
+    }
+    if ('exit' in outcome)
+      return this.finishLost(describeExit(outcome.exit, this.stderrTail), interrupted, outcome.exit);
+    const output = this.takeOutput();
+    return {
+      output,
+      failed: outcome.error,
+      images: outcome.images.map((image) => ({ data: image.data, ...(image.path ? { path: image.path } : {}) })),
+      dropped: outcome.dropped,
+      interrupted,
+    };
+  }
+
+  async kill(): Promise<void> {
+    this.dead = true;
+    await this.channel.kill(this.pid);
+  }
+
+  private takeOutput(): string {
+    const output = this.pending?.chunks.join('') ?? '';
+    this.pending = undefined;
+    return output;
+  }
+
+  private finishLost(reason: string, interrupted: boolean, exit?: ProcessExit): PythonRunResult {
+    const output = this.takeOutput();
+    this.dead = true;
+    return { ...emptyResult(), output, failed: true, interrupted, lost: { reason, ...(exit ? { exit } : {}) } };
+  }
+
+  private receive(line: string): void {
+    const event = parseEvent(line);
+    if (!event) return;
+    if (event.ev === 'out') {
+      const cell = this.pending;
+      if (cell && (event.id === cell.id || event.id === null || event.id < cell.id)) {
+        cell.chunks.push(event.data);
+        cell.onOutput?.(event.data);
+      } else {
+        // output of background threads between cells goes to the next cell
+        this.carry.push(event.data);
+      }
+    } else if (event.ev === 'done' && this.pending?.id === event.id) {
+      this.pending.resolve(event);
+    }
+  }
+}
+
+function parseEvent(line: string): ReplEvent | undefined {
+  if (!line.startsWith('{')) return undefined;
+  try {
+    const parsed = ReplEventSchema.safeParse(JSON.parse(line));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function emptyResult(): PythonRunResult {
+  return { output: '', failed: true, images: [], dropped: 0, interrupted: false };
+}
+
+function describeExit(exit: ProcessExit, stderr: string): string {
+  if (exit.lost || exit.code === null)
+    return 'the connection to the sandbox was lost (container or Docker engine stopped)';
+  if (exit.code === 137) return 'it was killed (SIGKILL), most likely for using more memory than the sandbox allows';
+  const detail = stderr.trim() ? `: ${stderr.trim().split('\n').slice(-3).join(' | ')}` : '';
+  return `it exited with code ${exit.code}${detail}`;
+}

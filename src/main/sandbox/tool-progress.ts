@@ -1,0 +1,41 @@
+import type { ToolContext } from '../tool/tool.js';
+
+/** progress events are batched so a chatty loop does not flood the event log */
+const PROGRESS_INTERVAL_MS = 500;
+
+export interface ToolProgress {
+  push(text: string, immediately?: boolean): void;
+  flush(): void;
+}
+
+/** Streams a running call's partial output as `tool` events with status `calling`. */
+export function toolProgress(ctx: ToolContext, name: string, args: unknown): ToolProgress {
+  let pending = '';
+  let timer: NodeJS.Timeout | undefined;
+  const flush = (): void => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (!pending) return;
+    const progress = pending;
+    pending = '';
+    ctx.emit({
+      type: 'tool',
+      sessionId: ctx.sessionId,
+      callId: ctx.callId,
+      agent: ctx.agent,
+      name,
+      args,
+      status: 'calling',
+      progress,
+    });
+  };
+  return {
+    push(text, immediately = false) {
+      if (!text) return;
+      pending += text;
+      if (immediately) flush();
+      else timer ??= setTimeout(flush, PROGRESS_INTERVAL_MS);
+    },
+    flush,
+  };
+}

@@ -1,0 +1,23 @@
+import { clipText, htmlToMarkdown } from '../browser/html-to-markdown.js';
+import { fetchText } from './http-fetch.js';
+import type { SearchSettings } from './search-settings.js';
+
+const FETCHABLE_SCHEMES = new Set(['http:', 'https:']);
+
+/** A result page's readable text (HTML → Markdown), clipped to the content limit. */
+export async function fetchPageText(url: string, settings: SearchSettings, signal: AbortSignal): Promise<string> {
+  if (!FETCHABLE_SCHEMES.has(new URL(url).protocol)) throw new Error(`not an http(s) URL: ${url}`);
+  const page = await fetchText(url, {
+    signal,
+    timeoutMs: settings.fetchTimeoutMs,
+    maxBytes: settings.maxResponseBytes,
+    headers: { 'User-Agent': settings.userAgent, Accept: 'text/html,text/plain;q=0.9,*/*;q=0.5' },
+  });
+  const type = page.contentType.toLowerCase();
+  let text: string;
+  if (type.includes('html') || (!type && /^\s*</.test(page.text))) text = htmlToMarkdown(page.text);
+  else if (type.startsWith('text/') || type.includes('json') || type.includes('xml')) text = page.text.trim();
+  else return `(${type || 'unknown'} content, not text)`;
+  const cut = page.truncated ? '\n\n[page was larger than the download limit; only its start was read]' : '';
+  return clipText(text, settings.maxContentLength) + cut;
+}

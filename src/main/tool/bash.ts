@@ -1,0 +1,151 @@
+import { z } from 'zod';
+import { settingsOf } from '../config/session-settings.js';
+import type { BashShell, ShellTurn, ShellWaitOptions } from '../sandbox/bash-shell.js';
+import { clipOutput } from '../sandbox/clip-output.js';
+import { SandboxUnavailableError, errorText } from '../sandbox/engine.js';
+import { sandboxFor } from '../sandbox/session-sandbox.js';
+import { toolProgress } from '../sandbox/tool-progress.js';
+import { defineTool, toolError, toolOutput, type ToolResult } from './tool.js';
+
+/** after Ctrl-C, how long to wait for the command to wind down before saying it is still running */
+const CTRL_C_WAIT_MS = 3_000;
+
+export const BashParameters = z.object({
+  command: z
+    .string()
+    .optional()
+    .describe(
+      'Shell command(s) to run. The shell persists between calls: cd, exported variables and background jobs (&) stay.',
+    ),
+  timeout: z
+    .number()
+    .positive()
+    .max(3600)
+    .optional()
+    .describe('Longest this call waits, in seconds (default 120). The command keeps running after it.'),
+  input: z
+    .string()
+    .optional()
+    .describe('Text typed into the running command (a newline is added unless present), e.g. an answer to a prompt.'),
+  ctrl_c: z.boolean().optional().describe('Send Ctrl-C (SIGINT) to the running command.'),
+  wait_seconds: z
+    .number()
+    .positive()
+    .max(3600)
+    .optional()
+    .describe('Wait up to this many seconds for the running command to print more or finish.'),
+});
+type BashArgs = z.infer<typeof BashParameters>;
+
+export const bashTool = defineTool({
+  name: 'bash',
+  description:
+    'Run bash commands in the session sandbox (Debian, as an unprivileged user; working directory /workspace, which the user ' +
+    'sees). One persistent shell per session. Output (stdout and stderr together) and the exit code are returned. A command ' +
+    'that prints nothing new for a while returns what it printed so far and keeps running: call again with wait_seconds to ' +
+    'keep waiting, input to answer it, or ctrl_c to stop it. Avoid interactive full-screen programs.',
+  parameters: BashParameters,
+  risk: 'execute',
+  async execute(args, ctx) {
+    if (args.command === undefined && args.input === undefined && !args.ctrl_c && args.wait_seconds === undefined) {
+      return toolError('Give a command to run, or input / ctrl_c / wait_seconds for the command that is running.');
+    }
+    const settings = settingsOf(ctx);
+    const progress = toolProgress(ctx, 'bash', args);
+    const waitOptions: ShellWaitOptions = {
+      idleMs: settings.sandbox.bashIdleSeconds * 1000,
+      maxWaitMs: (args.timeout ?? settings.sandbox.bashTimeoutSeconds) * 1000,
+      signal: ctx.signal,
+      onOutput: (text) => progress.push(text),
+    };
+    let sandbox;
+    try {
+      sandbox = await sandboxFor(ctx);
+    } catch (error) {
+      return toolError(errorText(error));
+    }
+    try {
+      const { driver: shell, notes } = await sandbox.acquireShell((text) => progress.push(`${text}\n`, true));
+      try {
+        const outcome = await drive(shell, args, waitOptions);
+        if (typeof outcome === 'string') return toolError([...notes, outcome].join('\n'));
+        if (outcome.reason === 'aborted' && shell.running) void shell.interrupt({ maxWaitMs: 0 });
+        if (outcome.shellExit) sandbox.markLossReported('shell');
+        return describeTurn(outcome, notes, waitOptions, settings.agent.maxObserve);
+      } finally {
+        progress.flush();
+        await sandbox.release();
+      }
+    } catch (error) {
+      if (error instanceof SandboxUnavailableError) return toolError(error.message);
+      return toolError(`The shell sandbox failed: ${errorText(error)}`);
+    }
+  },
+});
+
+/** Applies ctrl_c, then input, then command, then waiting, merging what each step printed. A string is a refusal. */
+async function drive(shell: BashShell, args: BashArgs, options: ShellWaitOptions): Promise<ShellTurn | string> {
+  const turns: ShellTurn[] = [];
+  if (args.ctrl_c) {
+    if (!shell.running) turns.push({ output: '', running: false, reason: 'not_running' });
+    else turns.push(await shell.interrupt({ ...options, idleMs: undefined, maxWaitMs: CTRL_C_WAIT_MS }));
+  }
+  const waitFor =
+    args.wait_seconds !== undefined ? { ...options, idleMs: undefined, maxWaitMs: args.wait_seconds * 1000 } : options;
+  if (args.input !== undefined) {
+    if (!shell.running) return 'No command is running to send input to. Run a command first.';
+    const text = args.input.endsWith('\n') ? args.input : `${args.input}\n`;
+    turns.push(await shell.input(text, args.command === undefined ? waitFor : { ...options, maxWaitMs: 0 }));
+  }
+  if (args.command !== undefined) {
+    if (shell.running) {
+      return (
+        'A command started earlier is still running, so this one was not run. Call bash with wait_seconds to wait for it, ' +
+        'input to answer it, or ctrl_c: true to stop it (ctrl_c can be combined with a new command).'
+      );
+    }
+    turns.push(await shell.run(args.command, options));
+  } else if (args.input === undefined && args.wait_seconds !== undefined) {
+    turns.push(await shell.wait(waitFor));
+  }
+  return mergeTurns(turns);
+}
+
+/** One turn out of several (ctrl_c then a new command): earlier turns keep their own exit code line. */
+function mergeTurns(turns: ShellTurn[]): ShellTurn {
+  const last = turns[turns.length - 1] ?? { output: '', running: false, reason: 'not_running' as const };
+  const earlier = turns
+    .slice(0, -1)
+    .map((turn) =>
+      turn.exitCode !== undefined ? `${turn.output.replace(/\n$/, '')}\n[exit code ${turn.exitCode}]\n` : turn.output,
+    );
+  return { ...last, output: earlier.join('') + last.output };
+}
+
+function describeTurn(turn: ShellTurn, notes: string[], options: ShellWaitOptions, maxObserve: number): ToolResult {
+  const parts = [...notes];
+  parts.push(turn.output.replace(/\n$/, ''));
+  if (turn.exitCode !== undefined && !turn.running) parts.push(`[exit code ${turn.exitCode}]`);
+  if (turn.reason === 'not_running' && turn.exitCode === undefined) parts.push('[no command is running]');
+  if (turn.running) {
+    const why =
+      turn.reason === 'idle'
+        ? `no new output for ${(options.idleMs ?? 0) / 1000} s`
+        : turn.reason === 'aborted'
+          ? 'the call was cancelled; Ctrl-C was sent'
+          : 'this call waited as long as allowed';
+    parts.push(
+      `[still running (${why}). It keeps running: call bash with wait_seconds to wait for more output, input to type ` +
+        'into it, or ctrl_c: true to interrupt it.]',
+    );
+  }
+  let system: string | undefined;
+  if (turn.shellExit) {
+    system = turn.shellExit.lost
+      ? 'The sandbox stopped during the command (container or Docker engine gone): shell state was lost; the next call starts a new one.'
+      : `The shell exited (code ${turn.shellExit.code ?? 'unknown'}). The next call starts a new shell: working directory, variables and background jobs are reset.`;
+    parts.push(`[${system}]`);
+  }
+  const text = clipOutput(parts.filter((part) => part.length > 0).join('\n'), maxObserve);
+  return toolOutput(text || '(no output)', system ? { system } : {});
+}

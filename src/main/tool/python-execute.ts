@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import type { Image } from '../../shared/events.js';
+import { settingsOf } from '../config/session-settings.js';
+import { clipOutput } from '../sandbox/clip-output.js';
+import { SandboxUnavailableError, errorText } from '../sandbox/engine.js';
+import type { PythonRunResult } from '../sandbox/python-repl.js';
+import { sandboxFor } from '../sandbox/session-sandbox.js';
+import { toolProgress } from '../sandbox/tool-progress.js';
+import { defineTool, toolError, toolOutput, type ToolResult } from './tool.js';
+
+export const PythonExecuteParameters = z.object({
+  code: z
+    .string()
+    .describe('Python code to run. Variables, imports and open files persist between calls, like notebook cells.'),
+  timeout: z.number().positive().max(3600).optional().describe('Seconds before the code is interrupted (default 60).'),
+});
+
+export const pythonExecuteTool = defineTool({
+  name: 'python_execute',
+  description:
+    'Run Python 3 code in the session sandbox (numpy, pandas, matplotlib, requests available). One persistent interpreter ' +
+    'per session: state survives between calls. stdout and stderr are returned in order, plus the value of a last bare ' +
+    'expression; exceptions come back as tracebacks. matplotlib figures are returned as images and saved under ' +
+    '/workspace/figures. The working directory is /workspace, which the user sees.',
+  parameters: PythonExecuteParameters,
+  risk: 'execute',
+  async execute(args, ctx) {
+    const settings = settingsOf(ctx);
+    const timeoutMs = (args.timeout ?? settings.sandbox.pythonTimeoutSeconds) * 1000;
+    const progress = toolProgress(ctx, 'python_execute', args);
+    let sandbox;
+    try {
+      sandbox = await sandboxFor(ctx);
+    } catch (error) {
+      return toolError(errorText(error));
+    }
+    try {
+      const { driver, notes } = await sandbox.acquirePython((text) => progress.push(`${text}\n`, true));
+      try {
+        const result = await driver.run(args.code, {
+          timeoutMs,
+          signal: ctx.signal,
+          onOutput: (text) => progress.push(text),
+        });
+        if (result.lost) sandbox.markLossReported('python');
+        return describeRun(result, notes, timeoutMs, settings.agent.maxObserve);
+      } finally {
+        progress.flush();
+        await sandbox.release();
+      }
+    } catch (error) {
+      if (error instanceof SandboxUnavailableError) return toolError(error.message);
+      return toolError(`The Python sandbox failed: ${errorText(error)}`);
+    }
+  },
+});
+
+function describeRun(result: PythonRunResult, notes: string[], timeoutMs: number, maxObserve: number): ToolResult {
+  const parts = [...notes];
+  parts.push(result.output.length > 0 ? result.output.replace(/\n$/, '') : result.failed ? '' : '(no output)');
+  if (result.dropped > 0) parts.push(`[... ${result.dropped} more characters of output were not kept ...]`);
+  if (result.interrupted && !result.lost) {
+    parts.push(
+      `[Interrupted after ${timeoutMs / 1000} s (timeout or cancel). The interpreter is still running: state is kept.]`,
+    );
+  }
+  let system: string | undefined;
+  if (result.lost) {
+    const when = result.interrupted
+      ? `Interrupted after ${timeoutMs / 1000} s, but ${result.lost.reason}.`
+      : `The interpreter died: ${result.lost.reason}.`;
+    system = `${when} All Python state (variables, imports, open files) was lost; a fresh interpreter starts with the next call. Files in /workspace are kept.`;
+    parts.push(`[${system}]`);
+  }
+  const images: Image[] = result.images.map((figure) => ({
+    mimeType: 'image/png',
+    data: figure.data,
+    ...(figure.path ? { path: figure.path } : {}),
+  }));
+  if (images.length > 0) {
+    parts.push(
+      images.map((image, index) => `[figure ${index + 1} saved to ${image.path ?? '(not saved)'}]`).join('\n'),
+    );
+  }
+  const text = clipOutput(parts.filter((part) => part.length > 0).join('\n'), maxObserve);
+  const extra = { ...(images.length > 0 ? { images } : {}), ...(system ? { system } : {}) };
+  if (!result.failed) return toolOutput(text, extra);
+  const error = system
+    ? 'The Python interpreter stopped and its state was lost (details above).'
+    : 'The code raised an exception; the traceback is in the output above.';
+  return toolOutput(text, { ...extra, error });
+}

@@ -1,0 +1,122 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { sequence, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js';
+import { MANUS_ENTRY_ARGS, freePort, manusEnv } from './support/reference-servers.js';
+
+const call = (name: string, args: unknown) => ({ name, arguments: JSON.stringify(args) });
+
+let llm: FakeLlm;
+let dataDir: string;
+const cleanups: (() => Promise<void>)[] = [];
+
+beforeAll(async () => {
+  llm = await startFakeLlm();
+  dataDir = mkdtempSync(join(tmpdir(), 'manus-mcp-server-'));
+});
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+afterAll(async () => {
+  await llm.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+function textOf(result: Awaited<ReturnType<Client['callTool']>>): string {
+  return (result.content as { type: string; text?: string }[]).map((block) => block.text ?? '').join('\n');
+}
+
+describe('manus mcp-server', () => {
+  it('serves the tools and run_task over stdio to the SDK client', async () => {
+    const workspace = mkdtempSync(join(tmpdir(), 'manus-mcp-server-ws-'));
+    const client = new Client({ name: 'test', version: '1' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [...MANUS_ENTRY_ARGS, 'mcp-server', '--workspace', workspace],
+      env: manusEnv(dataDir, llm.baseUrl),
+      stderr: 'pipe',
+    });
+    await client.connect(transport);
+    cleanups.push(() => client.close());
+
+    const { tools } = await client.listTools();
+    const names = tools.map((tool) => tool.name);
+    expect(names).toEqual(expect.arrayContaining(['bash', 'python_execute', 'str_replace_editor', 'run_task']));
+    expect(names).not.toContain('terminate');
+    const editor = tools.find((tool) => tool.name === 'str_replace_editor');
+    expect(editor?.inputSchema.properties).toHaveProperty('command');
+
+    const created = await client.callTool({
+      name: 'str_replace_editor',
+      arguments: { command: 'create', path: '/workspace/hello.txt', file_text: 'hello from MCP\n' },
+    });
+    expect(created.isError, textOf(created)).toBe(false);
+    expect(readFileSync(join(workspace, 'hello.txt'), 'utf8')).toBe('hello from MCP\n');
+
+    llm.setScript(sequence({ text: 'The answer is 42.', toolCalls: [call('terminate', { status: 'success' })] }));
+    const progress: string[] = [];
+    const run = await client.callTool(
+      { name: 'run_task', arguments: { task: 'What is six times seven?' } },
+      undefined,
+      {
+        onprogress: (update) => progress.push(update.message ?? ''),
+        timeout: 60_000,
+      },
+    );
+    expect(run.isError).toBe(false);
+    expect(textOf(run)).toMatch(/The answer is 42\./);
+    expect(textOf(run)).toMatch(/\(session [\w-]+, finished\)/);
+    expect(progress.some((line) => /terminate/.test(line))).toBe(true);
+    expect(JSON.stringify(llm.chatRequests.at(-1)?.body.messages)).toContain('What is six times seven?');
+  });
+
+  it('serves over HTTP on 127.0.0.1 with a bearer token and refuses a wrong one', async () => {
+    const port = await freePort();
+    const child: ChildProcess = spawn(
+      process.execPath,
+      [...MANUS_ENTRY_ARGS, 'mcp-server', '--transport', 'http', '--port', String(port)],
+      {
+        env: { ...manusEnv(dataDir, llm.baseUrl), MANUS_MCP_TOKEN: 'token-from-env-0123' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    cleanups.push(
+      () =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          child.kill('SIGTERM');
+        }),
+    );
+    await new Promise<void>((resolve, reject) => {
+      let seen = '';
+      child.stderr?.on('data', (chunk) => {
+        seen += chunk;
+        if (seen.includes('Manus MCP server on')) resolve();
+      });
+      child.on('exit', (code) => reject(new Error(`mcp-server exited ${code}: ${seen}`)));
+    });
+    const url = new URL(`http://127.0.0.1:${port}/mcp`);
+
+    const client = new Client({ name: 'test', version: '1' });
+    await client.connect(
+      new StreamableHTTPClientTransport(url, {
+        requestInit: { headers: { Authorization: 'Bearer token-from-env-0123' } },
+      }),
+    );
+    cleanups.push(() => client.close());
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('run_task');
+
+    const intruder = new Client({ name: 'intruder', version: '1' });
+    await expect(
+      intruder.connect(
+        new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: 'Bearer guessed' } } }),
+      ),
+    ).rejects.toThrow(/401|Unauthorized|bearer/i);
+  });
+});
