@@ -275,7 +275,15 @@ describe('session view reduction', () => {
     expect(view.status).toBe('cancelled');
     expect(view.items[0]).toMatchObject({ streaming: false });
     expect(view.items[1]).toMatchObject({ status: 'error', error: 'stopped' });
-    expect(view.items[2]).toMatchObject({ kind: 'done', status: 'cancelled' });
+    expect(view.items[2]).toMatchObject({ kind: 'done', status: 'cancelled', repeatsLastMessage: false });
+    const finished = sessionViewFromEvents(
+      SESSION,
+      stamp([
+        { type: 'message', sessionId: SESSION, messageId: 'm1', role: 'assistant', text: 'All done. ', delta: false },
+        { type: 'done', sessionId: SESSION, status: 'finished', result: 'All done.' },
+      ]),
+    );
+    expect(finished.items[1]).toMatchObject({ kind: 'done', repeatsLastMessage: true });
   });
 
   it('errors keep their code and fix', () => {

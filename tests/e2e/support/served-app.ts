@@ -26,7 +26,10 @@ export interface ServedApp {
  * `manus serve --port 0` as a person runs it: the built CLI over a fresh data folder, its model pointed at the
  * scripted LLM through the same environment variables a person would set.
  */
-export async function serveApp(script: Script, options: { config?: Record<string, string> } = {}): Promise<ServedApp> {
+export async function serveApp(
+  script: Script,
+  options: { config?: Record<string, string>; env?: Record<string, string> } = {},
+): Promise<ServedApp> {
   await ensureRendererBuilt();
   const llm = await startFakeLlm(script);
   const dataDir = mkdtempSync(join(tmpdir(), 'manus-e2e-'));
@@ -35,6 +38,7 @@ export async function serveApp(script: Script, options: { config?: Record<string
     MANUS_LLM_BASE_URL: llm.baseUrl,
     MANUS_LLM_API_KEY: 'sk-e2e-test-key',
     MANUS_LLM_MODEL: 'fake-model',
+    ...options.env,
   };
   for (const [key, value] of Object.entries(options.config ?? {})) {
     const result = await runCli(['config', 'set', key, value], env);

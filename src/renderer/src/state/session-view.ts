@@ -96,6 +96,8 @@ export interface DoneItem {
   ts: number;
   status: SessionStatus;
   result: string;
+  /** the result is the reply just shown above it: the card then shows only the outcome */
+  repeatsLastMessage: boolean;
 }
 
 export type TimelineItem = MessageItem | ToolItem | AskItem | ErrorItem | NoticeItem | StepItem | DoneItem;
@@ -264,6 +266,7 @@ function applyOne(draft: SessionView, event: CoreEvent): void {
         ts: event.ts,
         status: event.status,
         result: event.result,
+        repeatsLastMessage: lastAssistantText(draft)?.trim() === event.result.trim(),
       });
       endStreaming(draft);
       if (draft.activity) draft.activity = { ...draft.activity, phase: 'idle' };
@@ -425,6 +428,14 @@ const STEP_STATUS_OF_ACTION = {
   failed: 'blocked',
   blocked: 'blocked',
 } as const;
+
+function lastAssistantText(draft: SessionView): string | undefined {
+  for (let position = draft.items.length - 1; position >= 0; position -= 1) {
+    const item = draft.items[position];
+    if (item.kind === 'message' && item.role === 'assistant') return item.text;
+  }
+  return undefined;
+}
 
 function endStreaming(draft: SessionView): void {
   draft.items.forEach((item, position) => {

@@ -46,7 +46,7 @@ export const TimelineRow = memo(function TimelineRow({
       return (
         <article className={`done-card done-${item.status}`}>
           <header>{t(`done.${item.status}`)}</header>
-          {item.result ? <Markdown text={item.result} /> : null}
+          {item.result && !item.repeatsLastMessage ? <Markdown text={item.result} /> : null}
         </article>
       );
   }

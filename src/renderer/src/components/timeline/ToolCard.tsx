@@ -4,6 +4,8 @@ import type { ToolItem } from '../../state/session-view.js';
 import { toolKind, toolSummary } from '../../lib/tool-kind.js';
 import { formatDuration, imageSource } from '../../lib/format.js';
 import { ToolDetails } from '../../tool-views/ToolDetails.js';
+import { recogniseProblem } from '../../lib/problems.js';
+import { ProblemBanner } from '../ProblemBanner.js';
 
 /** short labels rather than emoji: they render the same on every system font */
 const KIND_LABELS = {
@@ -47,6 +49,12 @@ export const ToolCard = memo(function ToolCard({
           {open ? '▾' : '▸'}
         </span>
       </button>
+      {item.error && recogniseProblem('', item.error) === 'docker_missing' ? (
+        // a setup problem (Docker down, no key) is shown with its fix even while the card is closed
+        <div className="tool-card-problem">
+          <ProblemBanner code="tool_error" message={item.error} />
+        </div>
+      ) : null}
       {open ? (
         <div className="tool-card-body">
           <ToolDetails item={item} />
