@@ -86,6 +86,40 @@ describe('tool cards against manus serve', () => {
     await page.screenshot('python-card-with-figure');
   });
 
+  it('shows bash as a terminal and file edits as content and a diff', async () => {
+    const steps = [
+      call('bash', { command: 'echo "hello from the sandbox" && uname -s' }),
+      call('str_replace_editor', {
+        command: 'create',
+        path: '/workspace/greet.py',
+        file_text: 'name = "world"\nprint(f"hello {name}")\n',
+      }),
+      call('str_replace_editor', {
+        command: 'str_replace',
+        path: '/workspace/greet.py',
+        old_str: 'name = "world"',
+        new_str: 'name = "Manus"',
+      }),
+    ];
+    const page = await runTask(
+      (request) => (request.index < steps.length ? { toolCalls: [steps[request.index]] } : finish('Edited.')),
+      'Make a greeting script',
+    );
+    const terminal = page.page.locator('.tool-card[data-tool="bash"]');
+    await terminal.locator('.tool-card-head').click();
+    await terminal.locator('.terminal', { hasText: 'hello from the sandbox' }).waitFor();
+    expect(await terminal.locator('.terminal').innerText()).toMatch(/^\$ echo "hello from the sandbox"[\s\S]*Linux/);
+
+    const edits = page.page.locator('.tool-card[data-tool="str_replace_editor"]');
+    await edits.nth(0).locator('.tool-card-head').click();
+    await edits.nth(0).locator('.code-block', { hasText: 'print(f"hello {name}")' }).waitFor();
+    await edits.nth(1).locator('.tool-card-head').click();
+    expect(await edits.nth(1).locator('.diff-removed').innerText()).toContain('name = "world"');
+    expect(await edits.nth(1).locator('.diff-added').innerText()).toContain('name = "Manus"');
+    await edits.nth(1).scrollIntoViewIfNeeded();
+    await page.screenshot('bash-terminal-and-file-diff');
+  });
+
   it('shows the browser screenshot and its url in the browser panel', async () => {
     site = await startFixtureServer();
     site.route(
