@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { executeToolCall, type ExecuteCallOptions } from '../../src/main/agent/tool-execution.js';
+import { allowAllTools } from '../../src/main/approval/tool-gate.js';
 import { closeSharedBrowsers } from '../../src/main/browser/browser-launcher.js';
+import { ToolCollection } from '../../src/main/tool/tool-collection.js';
+import { browserUseTool } from '../../src/main/tool/browser-use.js';
+import { webSearchTool } from '../../src/main/tool/web-search.js';
+import type { AnyTool } from '../../src/main/tool/tool.js';
 import { browserStateOf } from '../../src/main/browser/page-report.js';
 import { htmlPage, startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import type { TestToolContext } from '../support/tool-context.js';
@@ -61,6 +67,11 @@ beforeAll(async () => {
          });
        </script>`,
       'Shadow',
+    ),
+    '/modal': htmlPage(
+      `<button>Behind the modal</button>
+       <div style="position:fixed; inset:0; background:rgba(0,0,0,.5)"><button>Close modal</button></div>`,
+      'Modal',
     ),
     '/keys': htmlPage(
       `<input id="field" placeholder="Press keys here" onkeydown="if (event.key === 'Enter') document.title = 'Entered ' + this.value">`,
@@ -184,6 +195,12 @@ describe('browser_use on real pages', () => {
     expect(clicked).toContain('Title: span clicked');
   });
 
+  it('leaves out elements a modal covers', async () => {
+    const state = await actOk(ctx, { action: 'go_to_url', url: server.url('/modal') });
+    expect(state).toContain('Close modal');
+    expect(state).not.toContain('Behind the modal');
+  });
+
   it('sends keys, goes back, refreshes and waits', async () => {
     const state = await actOk(ctx, { action: 'go_to_url', url: server.url('/keys') });
     await actOk(ctx, { action: 'input_text', index: indexOf(state, 'Press keys here'), text: 'abc' });
@@ -218,5 +235,49 @@ describe('browser_use on real pages', () => {
     const sof = bytes.indexOf(Buffer.from([0xff, 0xc0]));
     expect(bytes.readUInt16BE(sof + 5)).toBe(800);
     expect(bytes.readUInt16BE(sof + 7)).toBe(1280);
+  });
+});
+
+function callOptions(): ExecuteCallOptions {
+  return {
+    sessionId: ctx.sessionId,
+    workspace: ctx.workspace,
+    agent: 'manus',
+    tools: new ToolCollection([browserUseTool, webSearchTool] as AnyTool[]),
+    resources: ctx.resources,
+    emit: ctx.emit,
+    signal: ctx.signal,
+    gate: allowAllTools,
+    maxObserve: 10_000,
+  };
+}
+
+describe('browser_use through the agent tool runner', () => {
+  it('shows the call as tool events with the screenshot attached', async () => {
+    const outcome = await executeToolCall(
+      {
+        id: 'call-1',
+        name: 'browser_use',
+        arguments: JSON.stringify({ action: 'go_to_url', url: server.url('/form') }),
+      },
+      callOptions(),
+    );
+    expect(outcome.observation).toContain('<button type="submit">Send form</button>');
+    expect(outcome.observation).toContain('[1 image(s) attached]');
+    const done = ctx.events.find(
+      (event) => event.type === 'tool' && event.callId === 'call-1' && event.status === 'done',
+    );
+    expect(done?.type === 'tool' && done.images?.[0]?.mimeType).toBe('image/jpeg');
+    const progress = ctx.events.find((event) => event.type === 'tool' && event.progress === 'Starting the browser');
+    expect(progress).toBeDefined();
+  });
+
+  it('hands the model a readable error for missing parameters', async () => {
+    const outcome = await executeToolCall(
+      { id: 'call-2', name: 'browser_use', arguments: JSON.stringify({ action: 'click_element' }) },
+      callOptions(),
+    );
+    expect(outcome.result.error).toContain('Invalid arguments for browser_use');
+    expect(outcome.result.error).toContain('click_element needs `index`: the number of an element from the page state');
   });
 });

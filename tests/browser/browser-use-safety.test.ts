@@ -183,6 +183,8 @@ describe('extract_content', () => {
     expect(prompt).toContain('Goal: the Q3 revenue');
     expect(prompt).toContain('<untrusted_page_content');
     expect(prompt).toMatch(/-\s+North: 20/);
+    expect(prompt).toContain(`[Details](${server.url('/details')})`);
+    expect(prompt).not.toContain('script text');
   });
 });
 

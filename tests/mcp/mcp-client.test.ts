@@ -178,6 +178,21 @@ describe('MCP client failures', () => {
     expect((await call(manager, 'mcp_everything_echo', { message: 'back again' })).output).toBe('Echo: back again');
   });
 
+  it('cancels a call when the run is aborted, leaving the server usable', async () => {
+    const { manager } = await startManager({ everything: everythingStdio });
+    const ctx = createToolContext();
+    const pending = toolNamed(manager, 'mcp_everything_trigger-long-running-operation').execute(
+      { duration: 5, steps: 5 },
+      ctx,
+    );
+    setTimeout(() => ctx.abort.abort(), 300);
+    const started = Date.now();
+    expect((await pending).error).toBe('The call to "trigger-long-running-operation" was cancelled.');
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(manager.status('everything')?.status).toBe('connected');
+    expect((await call(manager, 'mcp_everything_echo', { message: 'still here' })).output).toBe('Echo: still here');
+  });
+
   it('times out a call to a hung server with a readable message and restarts it', async () => {
     const { manager } = await startManager({ everything: { ...everythingStdio, timeoutMs: 1_500 } });
     const pid = manager.status('everything')?.pid as number;

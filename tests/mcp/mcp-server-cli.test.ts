@@ -7,7 +7,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { sequence, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js';
-import { MANUS_ENTRY_ARGS, freePort, manusEnv } from './support/reference-servers.js';
+import { freePort, manusEnv } from './support/reference-servers.js';
+import { CLI_PATH } from '../support/cli.js';
 
 const call = (name: string, args: unknown) => ({ name, arguments: JSON.stringify(args) });
 
@@ -37,7 +38,7 @@ describe('manus mcp-server', () => {
     const client = new Client({ name: 'test', version: '1' });
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [...MANUS_ENTRY_ARGS, 'mcp-server', '--workspace', workspace],
+      args: [CLI_PATH, 'mcp-server', '--workspace', workspace],
       env: manusEnv(dataDir, llm.baseUrl),
       stderr: 'pipe',
     });
@@ -79,7 +80,7 @@ describe('manus mcp-server', () => {
     const port = await freePort();
     const child: ChildProcess = spawn(
       process.execPath,
-      [...MANUS_ENTRY_ARGS, 'mcp-server', '--transport', 'http', '--port', String(port)],
+      [CLI_PATH, 'mcp-server', '--transport', 'http', '--port', String(port)],
       {
         env: { ...manusEnv(dataDir, llm.baseUrl), MANUS_MCP_TOKEN: 'token-from-env-0123' },
         stdio: ['ignore', 'pipe', 'pipe'],

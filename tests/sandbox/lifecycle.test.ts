@@ -128,4 +128,16 @@ describe('sandbox container lifecycle', () => {
     expect(after.output).toContain('[]');
     expect(containerIdOf(ctx)).not.toBe(before);
   });
+
+  it('a configured image that is missing is pulled with progress, and a failed pull says how to build it', async () => {
+    const ctx = context({ settings: { sandbox: { image: 'manus-missing-image:never' } } });
+    const result = await call(pythonExecuteTool, { code: 'print(1)' }, ctx);
+    expect(result.error).toMatch(/manus-missing-image:never is not on this machine and could not be pulled/);
+    expect(result.error).toMatch(/manus sandbox build/);
+    const progress = ctx.events.filter((event) => event.type === 'tool' && event.status === 'calling');
+    expect(progress.map((event) => (event.type === 'tool' ? event.progress : '')).join('')).toMatch(
+      /missing: pulling it/,
+    );
+    expect(await containersOf(ctx.sessionId)).toEqual([]);
+  });
 });

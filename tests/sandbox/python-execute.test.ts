@@ -34,6 +34,15 @@ describe('python_execute in the Docker sandbox', () => {
     expect(readFileSync(join(ctx.workspace, 'notes.txt'), 'utf8')).toBe('kept open');
   });
 
+  it('runs concurrent calls one after another in the same interpreter', async () => {
+    const [first, second] = await Promise.all([
+      call(pythonExecuteTool, { code: 'import time\ntime.sleep(0.3)\nsequence = [1]\nsequence' }, ctx),
+      call(pythonExecuteTool, { code: 'sequence.append(2)\nsequence' }, ctx),
+    ]);
+    expect(first.output).toBe('[1]');
+    expect(second.output).toBe('[1, 2]');
+  });
+
   it('captures stdout and stderr in order, including subprocess output', async () => {
     const result = await call(
       pythonExecuteTool,
@@ -100,9 +109,21 @@ describe('python_execute in the Docker sandbox', () => {
     expect(Date.now() - started).toBeLessThan(6000);
     expect(loop.stop()).toBeLessThan(500);
     expect(result.output).toContain('KeyboardInterrupt');
-    expect(result.output).toMatch(/Interrupted after 1.5 s.*state is kept/);
+    expect(result.output).toMatch(/Interrupted after 1.5 s \(the timeout\)\. .*state is kept/);
     const after = await call(pythonExecuteTool, { code: 'marker' }, ctx);
     expect(after.output).toContain('still here');
+  });
+
+  it('interrupts a running cell when the call is cancelled', async () => {
+    const cancel = new AbortController();
+    const running = call(
+      pythonExecuteTool,
+      { code: 'import time\nwhile True:\n    time.sleep(0.05)' },
+      { ...ctx, signal: cancel.signal },
+    );
+    setTimeout(() => cancel.abort(), 300);
+    const result = await running;
+    expect(result.output).toMatch(/Interrupted \(the call was cancelled\)\. .*state is kept/);
   });
 
   it('restarts an interpreter that ignores the interrupt and says state was lost', async () => {

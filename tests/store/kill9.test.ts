@@ -7,6 +7,8 @@ import { newSession, tempDir } from './store-fixtures.js';
 
 const CHILD = path.join(import.meta.dirname, 'fixtures', 'append-loop.ts');
 const APPENDS_BEFORE_KILL = 1500;
+// a child that is too slow is killed anyway, so that it never outlives the test; the count check then fails
+const CHILD_DEADLINE_MS = 40_000;
 
 /** Runs the appending child until it reported `count` more stored events, kills it with SIGKILL, returns the last seq. */
 function appendThenKill(dataDir: string, sessionId: string, count: number): Promise<number> {
@@ -30,8 +32,10 @@ function appendThenKill(dataDir: string, sessionId: string, count: number): Prom
       }
       if (reported >= count && child.exitCode === null && !child.killed) child.kill('SIGKILL');
     });
+    const deadline = setTimeout(() => child.kill('SIGKILL'), CHILD_DEADLINE_MS);
     child.on('error', reject);
     child.on('exit', (code, signal) => {
+      clearTimeout(deadline);
       if (signal === 'SIGKILL') resolve(lastSeq);
       else reject(new Error(`append-loop exited on its own (code ${code}): ${stderr}`));
     });
@@ -82,5 +86,5 @@ describe('kill -9 while appending', () => {
     const secondSeq = await appendThenKill(dataDir, sessionId, APPENDS_BEFORE_KILL);
     expect(secondSeq).toBeGreaterThan(afterFirst);
     verifyAfterCrash(dataDir, sessionId, secondSeq);
-  });
+  }, 120_000);
 });

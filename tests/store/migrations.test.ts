@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { applyMigrations, appliedVersions, databaseFile, openDatabase } from '../../src/main/store/database.js';
@@ -63,6 +64,19 @@ describe('migrations', () => {
     }
   });
 
+  it.runIf(process.platform !== 'win32')('creates the database and its WAL readable by the user only', () => {
+    const dataDir = tempDir();
+    const db = openDatabase(dataDir);
+    try {
+      db.prepare(`INSERT INTO settings (key, json) VALUES ('k', '1')`).run();
+      for (const suffix of ['', '-wal', '-shm']) {
+        expect(fs.statSync(databaseFile(dataDir) + suffix).mode & 0o777).toBe(0o600);
+      }
+    } finally {
+      db.close();
+    }
+  });
+
   it('re-opening an existing database applies nothing again and keeps its rows', () => {
     const dataDir = tempDir();
     const first = openDatabase(dataDir);
@@ -120,9 +134,8 @@ describe('migrations', () => {
     expect(() => openDatabase(dataDir)).toThrow(/schema version 99, newer than this program knows/);
   });
 
-  it('names the file when it is not a database', async () => {
+  it('names the file when it is not a database', () => {
     const dataDir = tempDir();
-    const fs = await import('node:fs');
     fs.writeFileSync(databaseFile(dataDir), 'this is not sqlite, just text that is long enough to have a header');
     expect(() => openDatabase(dataDir)).toThrow(new RegExp(`Cannot open the database .*manus\\.db`));
   });

@@ -82,8 +82,24 @@ describe('searchSessions', () => {
   });
 
   it('builds quoted FTS expressions from user input', () => {
-    expect(toFtsQuery('trip -paris "x')).toBe('"trip" "paris" "x"*');
-    expect(toFtsQuery('"*-()')).toBeUndefined();
+    expect(toFtsQuery('trip -paris "x', { lastWordAsPrefix: true })).toBe('"trip" "paris" "x"*');
+    expect(toFtsQuery('trip -paris "x', { lastWordAsPrefix: false })).toBe('"trip" "paris" "x"');
+    expect(toFtsQuery('"*-()', { lastWordAsPrefix: true })).toBeUndefined();
+  });
+
+  it('lists whole-word matches before prefix matches, and newer matches before older ones', () => {
+    const { store } = tempStore();
+    const prefixOnly = newSession(store, 'One');
+    const older = newSession(store, 'Two');
+    const newer = newSession(store, 'Three');
+    store.appendEvent(messageEvent(prefixOnly.id, 'a carton of milk'));
+    store.appendEvent(messageEvent(older.id, 'the car is red'));
+    store.appendEvent(messageEvent(newer.id, 'my car is blue'));
+    expect(store.searchSessions('car').map((hit) => hit.session.id)).toEqual([newer.id, older.id, prefixOnly.id]);
+    expect(store.searchSessions('car', 2).map((hit) => hit.session.id)).toEqual([newer.id, older.id]);
+    store.appendEvent(messageEvent(older.id, 'the car again'));
+    expect(store.searchSessions('car').map((hit) => hit.session.id)).toEqual([older.id, newer.id, prefixOnly.id]);
+    expect(store.searchSessions('car')[0].snippet).toBe('the «car» again');
   });
 
   it('follows renames and deletions', () => {

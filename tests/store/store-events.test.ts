@@ -80,6 +80,18 @@ describe('Store events', () => {
     expect(store.appendEvent(messageEvent(session.id, 'ok')).seq).toBe(1);
   });
 
+  it('refuses an event whose free-form fields cannot be JSON, with a clear error and no seq used', () => {
+    const { store } = tempStore();
+    const session = newSession(store);
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    const tool = (args: unknown) =>
+      stamped({ type: 'tool', sessionId: session.id, callId: 'c', name: 'bash', args, status: 'calling' });
+    expect(() => store.appendEvent(tool(circular))).toThrow(/invalid event: it cannot be written as JSON/);
+    expect(() => store.appendEvent(tool({ big: 10n }))).toThrow(InvalidRecordError);
+    expect(store.appendEvent(tool({ command: 'ls' })).seq).toBe(1);
+  });
+
   it('drops fields outside the schema and stamps ts when missing', () => {
     const { store } = tempStore();
     const session = newSession(store);
@@ -91,9 +103,11 @@ describe('Store events', () => {
     expect(CoreEventSchema.parse(store.listEvents(session.id)[0])).toEqual(stored);
   });
 
-  it('refuses events for an unknown session', () => {
+  it('refuses events for an unknown session or without one', () => {
     const { store } = tempStore();
     expect(() => store.appendEvent(messageEvent('ghost', 'boo'))).toThrow(SessionNotFoundError);
+    const orphan = { ...messageEvent('x', 'boo'), sessionId: undefined } as unknown as UnsequencedEvent;
+    expect(() => store.appendEvent(orphan)).toThrow(/invalid message event: it names no sessionId/);
   });
 
   it('lists events after a seq and with a limit', () => {

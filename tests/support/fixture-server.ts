@@ -1,5 +1,19 @@
+import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, sep } from 'node:path';
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.txt': 'text/plain; charset=utf-8',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.svg': 'image/svg+xml',
+  '.pdf': 'application/pdf',
+};
 
 export interface FixtureReply {
   status?: number;
@@ -47,13 +61,35 @@ async function readBody(request: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-async function answer(routes: Map<string, FixtureRoute>, recorded: RecordedRequest, response: ServerResponse) {
+/** A file under `folder` for a URL path; paths that climb out of the folder find nothing. */
+async function staticFile(folder: string, pathname: string): Promise<FixtureReply | undefined> {
+  const relative = normalize(decodeURIComponent(pathname)).replace(/^([/\\])+/, '');
+  if (relative.split(sep).includes('..')) return undefined;
+  const path = join(folder, relative.endsWith(sep) || relative === '' ? join(relative, 'index.html') : relative);
+  try {
+    return {
+      contentType: CONTENT_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream',
+      body: await readFile(path),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+async function answer(
+  routes: Map<string, FixtureRoute>,
+  staticDir: string | undefined,
+  recorded: RecordedRequest,
+  response: ServerResponse,
+) {
   const route = routes.get(recorded.url.pathname);
-  const reply: FixtureReply = route
-    ? typeof route === 'function'
-      ? await route(recorded)
-      : route
-    : { status: 404, contentType: 'text/plain', body: `no fixture at ${recorded.url.pathname}` };
+  const routed = route ? (typeof route === 'function' ? await route(recorded) : route) : undefined;
+  const served = routed ?? (staticDir ? await staticFile(staticDir, recorded.url.pathname) : undefined);
+  const reply: FixtureReply = served ?? {
+    status: 404,
+    contentType: 'text/plain',
+    body: `no fixture at ${recorded.url.pathname}`,
+  };
   response.writeHead(reply.status ?? 200, {
     'Content-Type': reply.contentType ?? 'text/html; charset=utf-8',
     ...reply.headers,
@@ -61,8 +97,14 @@ async function answer(routes: Map<string, FixtureRoute>, recorded: RecordedReque
   response.end(reply.body ?? '');
 }
 
-/** A small page server on 127.0.0.1 (random port) for browser, search and fetch tests. */
-export async function startFixtureServer(initialRoutes: Record<string, FixtureRoute> = {}): Promise<FixtureServer> {
+/**
+ * A small page server on 127.0.0.1 (random port) for browser, search and fetch tests: exact-path routes (fixed
+ * replies or handlers), else files from `staticDir` when given.
+ */
+export async function startFixtureServer(
+  initialRoutes: Record<string, FixtureRoute> = {},
+  options: { staticDir?: string } = {},
+): Promise<FixtureServer> {
   const routes = new Map(Object.entries(initialRoutes));
   const requests: RecordedRequest[] = [];
   const server = createServer((request, response) => {
@@ -74,7 +116,7 @@ export async function startFixtureServer(initialRoutes: Record<string, FixtureRo
         body: await readBody(request),
       };
       requests.push(recorded);
-      await answer(routes, recorded, response);
+      await answer(routes, options.staticDir, recorded, response);
     })().catch((error: unknown) => {
       response.writeHead(500, { 'Content-Type': 'text/plain' });
       response.end(`fixture failed: ${String(error)}`);

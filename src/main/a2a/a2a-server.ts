@@ -42,11 +42,8 @@ export async function startA2aServer(options: {
 
   const taskStore = new SqliteTaskStore(options.db);
   const recoveredTaskIds = await taskStore.failUnfinished('the A2A server stopped before the task finished');
-  const requestHandler = new DefaultRequestHandler(
-    manusAgentCard(url, AGENT_VERSION),
-    taskStore,
-    new ManusAgentExecutor(options.service, taskStore),
-  );
+  const executor = new ManusAgentExecutor(options.service, taskStore);
+  const requestHandler = new DefaultRequestHandler(manusAgentCard(url, AGENT_VERSION), taskStore, executor);
   const compat = { legacyCompat: { enabled: true } };
   for (const path of CARD_PATHS) app.use(path, agentCardHandler({ agentCardProvider: requestHandler, ...compat }));
   const transport = { requestHandler, userBuilder: UserBuilder.noAuthentication, ...compat };
@@ -57,10 +54,13 @@ export async function startA2aServer(options: {
     url,
     port,
     recoveredTaskIds,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      // running tasks end as canceled (not left "working" forever in the table)
+      await executor.cancelAll();
+      await new Promise<void>((resolve) => {
         http.closeAllConnections();
         http.close(() => resolve());
-      }),
+      });
+    },
   };
 }

@@ -1,4 +1,5 @@
 import { A2A_PROTOCOL_VERSION, type AgentCard, type AgentSkill } from '@a2a-js/sdk';
+import { duplicateInterfacesForLegacy } from '@a2a-js/sdk/compat/v0_3';
 
 export const JSONRPC_PATH = '/a2a/jsonrpc';
 export const REST_PATH = '/a2a/rest';
@@ -49,7 +50,7 @@ const MANUS_SKILLS: AgentSkill[] = [
   ),
 ];
 
-/** The A2A card: JSON-RPC and HTTP+JSON interfaces at `baseUrl`, streaming on, no push notifications. */
+/** The A2A card: JSON-RPC and HTTP+JSON interfaces (v1.0 and v0.3) at `baseUrl`, streaming on, no push notifications. */
 export function manusAgentCard(baseUrl: string, version: string): AgentCard {
   const iface = (path: string, protocolBinding: string) => ({
     url: `${baseUrl}${path}`,
@@ -61,7 +62,11 @@ export function manusAgentCard(baseUrl: string, version: string): AgentCard {
     name: 'Manus',
     description:
       'Manus Desktop: a local-first general AI agent that plans, writes and runs code in a sandbox, browses the web and uses MCP tools.',
-    supportedInterfaces: [iface(JSONRPC_PATH, 'JSONRPC'), iface(REST_PATH, 'HTTP+JSON')],
+    // v0.3 mirrors of the same URLs: older A2A clients (message/send, /.well-known/agent.json) are served too
+    supportedInterfaces: duplicateInterfacesForLegacy(
+      [iface(JSONRPC_PATH, 'JSONRPC'), iface(REST_PATH, 'HTTP+JSON')],
+      ['JSONRPC', 'HTTP+JSON'],
+    ),
     provider: { organization: 'Manus Desktop', url: baseUrl },
     version,
     capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },

@@ -31,13 +31,26 @@ export class ManusAgentExecutor implements AgentExecutor {
   /** A2A task id → the session running it */
   private readonly running = new Map<string, string>();
   private readonly cancelRequested = new Set<string>();
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
     private readonly service: TaskService,
     private readonly tasks: SqliteTaskStore,
   ) {}
 
-  execute = async (request: RequestContext, bus: ExecutionEventBus): Promise<void> => {
+  execute = (request: RequestContext, bus: ExecutionEventBus): Promise<void> => {
+    const run = this.run(request, bus).finally(() => this.inFlight.delete(run));
+    this.inFlight.add(run);
+    return run;
+  };
+
+  /** Cancels every running task and waits until each published its final status (server shutdown). */
+  async cancelAll(): Promise<void> {
+    await Promise.all([...this.running.values()].map((sessionId) => this.service.cancel(sessionId)));
+    await Promise.all([...this.inFlight]);
+  }
+
+  private async run(request: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const ids: Ids = { taskId: request.taskId, contextId: request.contextId };
     const userMessage = request.userMessage;
     const task: Task = request.task ?? {
@@ -107,7 +120,7 @@ export class ManusAgentExecutor implements AgentExecutor {
     } finally {
       this.running.delete(ids.taskId);
     }
-  };
+  }
 
   /** Really stops the run; the run's own end then publishes the `canceled` status. */
   cancelTask = async (taskId: string, bus: ExecutionEventBus): Promise<void> => {

@@ -7,6 +7,7 @@ import { CoreApiError, invokeHandler } from './invoke.js';
 import type { SettingsAccess } from './settings-access.js';
 import { exportSessionJson, exportSessionMarkdown } from '../store/export.js';
 import { deleteSessionEverywhere } from '../store/session-files.js';
+import { removeSessionSandbox } from '../sandbox/session-sandbox.js';
 import { collectSecrets, maskSecrets, restoreMaskedSecrets } from '../store/settings-secrets.js';
 
 /** The part of SessionService the UI drives. */
@@ -117,6 +118,7 @@ export function createCoreApi(options: CoreApiOptions): CoreApi {
       sessionOrThrow(sessionId);
       // a running turn is stopped and its sandbox and browser closed before the rows go
       await sessions.release(sessionId);
+      await removeSessionSandbox(sessionId);
       // only the folder the app created is removed; a folder the user chose stays theirs
       deleteSessionEverywhere(store, dataDir, sessionId);
       return { ok: true };

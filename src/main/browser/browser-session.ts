@@ -167,13 +167,12 @@ export class BrowserSession {
       [...this.tabs.entries()].map(async ([id, tab]) => ({
         id,
         url: tab.url(),
-        title: await tab.title().catch(() => ''),
+        title: tab === page ? domIndex.title : await tab.title().catch(() => ''),
       })),
     );
     return {
       ...domIndex,
       url: page.url(),
-      title: await page.title(),
       activeTabId: this.tabIds.get(page) ?? 0,
       tabs,
     };

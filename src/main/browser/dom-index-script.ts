@@ -46,6 +46,7 @@ export interface DomIndex {
   pixelsAbove: number;
   pixelsBelow: number;
   viewportHeight: number;
+  title: string;
 }
 
 export interface DomIndexOptions {
@@ -74,6 +75,7 @@ export const INDEX_INTERACTIVE_ELEMENTS = pageFunction<
     if (tag === 'html' || tag === 'body') return false;
     if (tag === 'input') return el.type !== 'hidden';
     if (TAGS.has(tag)) return tag !== 'a' || el.hasAttribute('href') || el.hasAttribute('onclick');
+    if (tag === 'label' && el.control && !el.contains(el.control)) return true;
     if (el.isContentEditable && !(el.parentElement && el.parentElement.isContentEditable)) return true;
     const role = el.getAttribute('role');
     if (role && ROLES.has(role)) return true;
@@ -92,8 +94,22 @@ export const INDEX_INTERACTIVE_ELEMENTS = pageFunction<
     const top = rect.top + box.top;
     const left = rect.left + box.left;
     if (rect.bottom < -expansion || rect.top > win.innerHeight + expansion) return false;
-    return top + rect.height >= box.clipTop - expansion && top <= box.clipBottom + expansion &&
+    const inBox = top + rect.height >= box.clipTop - expansion && top <= box.clipBottom + expansion &&
       left + rect.width >= box.clipLeft && left <= box.clipRight;
+    return inBox && !isCovered(el, rect, win);
+  }
+
+  // something else (a modal, a cookie banner) sits on the element's centre: a click would land there instead
+  function isCovered(el, rect, win) {
+    const x = rect.left + rect.width / 2;
+    const y = rect.top + rect.height / 2;
+    if (x < 0 || y < 0 || x >= win.innerWidth || y >= win.innerHeight) return false;
+    const root = el.getRootNode();
+    const hit = root.elementFromPoint ? root.elementFromPoint(x, y) : null;
+    if (!hit || hit === el || el.contains(hit) || hit.contains(el)) return false;
+    // a label in front of its own control passes the click on
+    const label = hit.closest && hit.closest('label');
+    return !(label && label.control === el);
   }
 
   function clip(text, limit) {
@@ -158,7 +174,7 @@ export const INDEX_INTERACTIVE_ELEMENTS = pageFunction<
   const scroller = document.scrollingElement || document.documentElement;
   const pixelsAbove = Math.round(scroller.scrollTop);
   const pixelsBelow = Math.max(0, Math.round(scroller.scrollHeight - scroller.clientHeight - scroller.scrollTop));
-  return { elements, omitted, pixelsAbove, pixelsBelow, viewportHeight: window.innerHeight };
+  return { elements, omitted, pixelsAbove, pixelsBelow, viewportHeight: window.innerHeight, title: document.title };
 }`);
 
 /**
@@ -200,3 +216,26 @@ export const SELECT_OPTIONS_OF = pageFunction<
   DropdownOption[] | null
 >(`(el) => el.localName !== 'select' ? null : Array.from(el.options).map((option, i) => ({
   index: i, text: (option.textContent || '').trim(), value: option.value, selected: option.selected }))`);
+
+/**
+ * The page body as lean HTML for Markdown conversion: a copy without scripts, styles, SVG and frames, links made
+ * absolute, and only the attributes Markdown uses, so megabytes of markup shrink before the slow conversion.
+ */
+export const READABLE_HTML = pageFunction<void, string>(`() => {
+  const source = document.body || document.documentElement;
+  const copy = source.cloneNode(true);
+  copy.querySelectorAll('script, style, noscript, template, svg, canvas, iframe, frame, object, embed, link, meta')
+    .forEach((el) => el.remove());
+  const originals = source.querySelectorAll('a[href], img[src]');
+  copy.querySelectorAll('a[href], img[src]').forEach((el, i) => {
+    const original = originals[i];
+    if (!original) return;
+    if (el.localName === 'a') el.setAttribute('href', original.href);
+    else el.setAttribute('src', original.src);
+  });
+  const KEPT = new Set(['href', 'src', 'alt', 'title', 'colspan', 'rowspan']);
+  for (const el of copy.querySelectorAll('*')) {
+    for (const name of el.getAttributeNames()) if (!KEPT.has(name)) el.removeAttribute(name);
+  }
+  return copy.outerHTML;
+}`);

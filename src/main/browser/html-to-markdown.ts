@@ -1,5 +1,8 @@
 import TurndownService from 'turndown';
 
+/** HTML characters converted per Markdown character wanted; more only costs time (turndown takes ~3 s a megabyte). */
+const HTML_PER_MARKDOWN_CHAR = 10;
+
 /** markup that carries no readable text */
 const DROPPED_TAGS = new Set(['script', 'style', 'noscript', 'template', 'iframe', 'svg', 'canvas', 'head', 'title']);
 
@@ -24,4 +27,12 @@ export function htmlToMarkdown(html: string): string {
 export function clipText(text: string, limit: number): string {
   if (text.length <= limit) return text;
   return `${text.slice(0, limit)}\n\n[… ${text.length - limit} more characters cut]`;
+}
+
+/** Markdown of at most `limit` characters; only as much HTML is converted as can fill it. */
+export function markdownWithin(html: string, limit: number): string {
+  const budget = limit * HTML_PER_MARKDOWN_CHAR;
+  if (html.length <= budget) return clipText(htmlToMarkdown(html), limit);
+  const markdown = clipText(htmlToMarkdown(html.slice(0, budget)), limit);
+  return `${markdown}\n\n[only the first ${budget} of ${html.length} characters of HTML were read]`;
 }

@@ -44,8 +44,8 @@ export async function reportPage(session: BrowserSession): Promise<PageReport> {
   for (let attempt = 1; ; attempt++) {
     await page.waitForLoadState('load', { timeout: LOAD_WAIT_MS }).catch(() => undefined);
     try {
-      const state = await session.state();
-      const screenshot = await session.screenshot();
+      // the index script and the screenshot run in the page at the same time
+      const [state, screenshot] = await Promise.all([session.state(), session.screenshot()]);
       return { text: [...notes, formatPageState(state)].join('\n'), images: [screenshot] };
     } catch (error) {
       if (attempt >= STATE_ATTEMPTS || page.isClosed()) throw error;

@@ -2,11 +2,10 @@ import { resolveDataDir } from '../store/data-dir.js';
 import { openStore } from '../store/store.js';
 import type { SessionStore } from '../store/store-api.js';
 import { FileKeySecretBox, type SecretBox } from '../store/secrets.js';
-import { loadSettings, saveSettings } from '../config/settings-store.js';
+import { loadSettings } from '../config/settings-store.js';
 import type { AppSettings } from '../config/settings.js';
 import { applyLlmOverrides, llmOverridesFromEnv, type LlmOverrides } from '../config/llm-overrides.js';
-import { SessionService } from '../session/session-service.js';
-import { createLlm } from '../llm/client.js';
+import { createAppCore, type AppCore } from '../app/app-core.js';
 import { recoverDeadRuns } from '../session/run-markers.js';
 
 export interface CliContext {
@@ -25,7 +24,7 @@ export function openCliContext(options: { dataDir?: string }): CliContext {
   return { dataDir, store, secrets: FileKeySecretBox.inDataDir(dataDir), close: () => store.close() };
 }
 
-export interface ServiceOptions {
+export interface CoreOptions {
   llm?: LlmOverrides;
   /** per-run settings changes (sandbox mode, max steps...) */
   adjust?: (settings: AppSettings) => AppSettings;
@@ -33,7 +32,7 @@ export interface ServiceOptions {
 }
 
 /** The settings a CLI run uses: saved ones, then env, then flags. */
-export function cliSettings(context: CliContext, options: Pick<ServiceOptions, 'llm' | 'adjust'>): AppSettings {
+export function cliSettings(context: CliContext, options: Pick<CoreOptions, 'llm' | 'adjust'>): AppSettings {
   const withLlm = applyLlmOverrides(
     loadSettings(context.store, context.secrets),
     llmOverridesFromEnv(),
@@ -42,18 +41,14 @@ export function cliSettings(context: CliContext, options: Pick<ServiceOptions, '
   return options.adjust ? options.adjust(withLlm) : withLlm;
 }
 
-export function createCliSessionService(context: CliContext, options: ServiceOptions): SessionService {
-  const settings = cliSettings(context, options);
-  return new SessionService({
-    store: context.store,
+/** The agent core over the CLI's data folder. */
+export function createCliCore(context: CliContext, options: CoreOptions): AppCore {
+  return createAppCore({
     dataDir: context.dataDir,
-    settings: () => settings,
-    llmFactory: createLlm,
+    store: context.store,
+    secrets: context.secrets,
     humanAvailable: options.humanAvailable,
-    rememberAlwaysAllow: (toolName) => {
-      const saved = loadSettings(context.store, context.secrets);
-      const alwaysAllow = [...new Set([...saved.approval.alwaysAllow, toolName])];
-      saveSettings(context.store, context.secrets, { ...saved, approval: { ...saved.approval, alwaysAllow } });
-    },
+    llmOverrides: options.llm,
+    adjust: options.adjust,
   });
 }

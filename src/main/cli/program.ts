@@ -3,6 +3,8 @@ import { runCommand } from './commands/run.js';
 import { sessionsCommand } from './commands/sessions.js';
 import { configCommand } from './commands/config.js';
 import { serveCommand } from './commands/serve.js';
+import { flowCommand } from './commands/flow.js';
+import { resumeCommand } from './commands/resume.js';
 import { sandboxCommand } from './commands/sandbox.js';
 import { mcpCommand } from './commands/mcp.js';
 import { mcpServerCommand } from './commands/mcp-server.js';
@@ -25,5 +27,7 @@ export function createProgram(): Command {
     .addCommand(mcpCommand(cliServeDeps))
     .addCommand(mcpServerCommand(cliServeDeps))
     .addCommand(a2aCommand(cliServeDeps))
+    .addCommand(flowCommand())
+    .addCommand(resumeCommand())
     .addCommand(serveCommand({ version: CLI_VERSION }));
 }

@@ -2,11 +2,9 @@ import { app, BrowserWindow, dialog } from 'electron';
 import { resolveDataDir } from '../store/data-dir.js';
 import { openStore } from '../store/store.js';
 import { FileKeySecretBox, type SecretBox } from '../store/secrets.js';
-import { SessionService } from '../session/session-service.js';
-import { createLlm } from '../llm/client.js';
+import { createAppCore } from '../app/app-core.js';
 import { createCoreApi } from '../api/core-api.js';
 import { storedSettings } from '../api/settings-access.js';
-import { applyLlmOverrides, llmOverridesFromEnv } from '../config/llm-overrides.js';
 import { connectIpc } from './ipc.js';
 import { createMainWindow, rendererUrl } from './main-window.js';
 import { installApplicationMenu } from './menu.js';
@@ -37,19 +35,20 @@ if (!app.requestSingleInstanceLock()) {
       hardenDefaultSession();
       const dataDir = resolveDataDir();
       const store = openStore(dataDir);
-      const box: SecretBox = SafeStorageSecretBox.isUsable()
+      const secrets: SecretBox = SafeStorageSecretBox.isUsable()
         ? new SafeStorageSecretBox()
         : FileKeySecretBox.inDataDir(dataDir);
-      const settings = storedSettings(store, box);
-      const sessions = new SessionService({
+      // the same core as the CLI and the web server: live settings, flows, MCP tools per session
+      const core = createAppCore({ dataDir, store, secrets, humanAvailable: true });
+      const api = createCoreApi({
+        sessions: core.service,
         store,
         dataDir,
-        // read at every turn, so changes in Settings apply to the next message; env overrides as in the CLI
-        settings: () => applyLlmOverrides(settings.read(), llmOverridesFromEnv(), {}),
-        llmFactory: createLlm,
-        humanAvailable: true,
+        settings: storedSettings(store, secrets),
+        runSettings: core.runSettings,
+        shell: 'electron',
+        version: app.getVersion(),
       });
-      const api = createCoreApi({ sessions, store, dataDir, settings, shell: 'electron', version: app.getVersion() });
       const disconnect = connectIpc(api, currentWindow, rendererUrl);
       installApplicationMenu(currentWindow);
 
@@ -69,7 +68,7 @@ if (!app.requestSingleInstanceLock()) {
         event.preventDefault();
         disconnect();
         // running sessions are cancelled and their sandboxes released before the store closes
-        void sessions
+        void core
           .close()
           .finally(() => store.close())
           .finally(() => app.exit(0));

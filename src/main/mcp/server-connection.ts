@@ -107,9 +107,14 @@ export class McpServerConnection {
       );
     }
     const timeoutMs = this.config.timeoutMs;
+    // the SDK never removes its abort listener: a per-call signal keeps the session's signal from collecting them
+    const callAbort = new AbortController();
+    const forwardAbort = () => callAbort.abort(options.signal?.reason);
+    if (options.signal?.aborted) callAbort.abort(options.signal.reason);
+    options.signal?.addEventListener('abort', forwardAbort, { once: true });
     try {
       const result = await client.callTool({ name: tool, arguments: args }, undefined, {
-        signal: options.signal,
+        signal: callAbort.signal,
         timeout: timeoutMs,
         resetTimeoutOnProgress: true,
         onprogress: options.onProgress
@@ -135,6 +140,8 @@ export class McpServerConnection {
         );
       }
       return toolError(`MCP tool "${tool}" on server "${this.name}" failed: ${messageOf(error)}`);
+    } finally {
+      options.signal?.removeEventListener('abort', forwardAbort);
     }
   }
 

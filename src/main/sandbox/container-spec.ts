@@ -91,7 +91,7 @@ export function containerSpec(
     Tty: false,
     HostConfig: {
       // the workspace is the only writable, persistent path; no Docker socket or other host path is mounted
-      Binds: [`${workspace}:${CONTAINER_WORKSPACE}:rw`],
+      Mounts: [{ Type: 'bind', Source: workspace, Target: CONTAINER_WORKSPACE, ReadOnly: false }],
       // nothing outside /workspace and the tmpfs below can be changed
       ReadonlyRootfs: true,
       // scratch space in memory, gone with the container; nosuid so no setuid binary can be planted

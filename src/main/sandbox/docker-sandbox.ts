@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import type Docker from 'dockerode';
 import { BashShell } from './bash-shell.js';
 import {
@@ -43,9 +44,8 @@ export class DockerSandbox implements Sandbox {
   private live: LiveContainer | undefined;
   private python: PythonRepl | undefined;
   private shell: BashShell | undefined;
-  /** the loss was already told to the model by the call that saw it */
-  private pythonLossReported = false;
-  private shellLossReported = false;
+  /** the loss of a driver was already told to the model by the call that saw it */
+  private readonly lossReported = { python: false, shell: false };
   private stoppedForIdle = false;
   private activeCalls = 0;
   private idleTimer: NodeJS.Timeout | undefined;
@@ -58,61 +58,77 @@ export class DockerSandbox implements Sandbox {
     return this.live?.container.id;
   }
 
-  async acquirePython(onProgress?: ProgressListener): Promise<Acquired<PythonRepl>> {
+  acquirePython(onProgress?: ProgressListener): Promise<Acquired<PythonRepl>> {
+    return this.acquire(
+      'python',
+      onProgress,
+      () => this.python,
+      async (live) => {
+        this.python = await PythonRepl.start(await this.openDriver(live, PYTHON_REPL_SOURCE));
+        return this.python;
+      },
+    );
+  }
+
+  acquireShell(onProgress?: ProgressListener): Promise<Acquired<BashShell>> {
+    return this.acquire(
+      'shell',
+      onProgress,
+      () => this.shell,
+      async (live) => {
+        this.shell = await BashShell.start(await this.openDriver(live, BASH_SHELL_SOURCE));
+        return this.shell;
+      },
+    );
+  }
+
+  /** The live driver, or a new one (in a new container if need be); concurrent callers share one start. */
+  private async acquire<T extends { alive: boolean }>(
+    kind: 'python' | 'shell',
+    onProgress: ProgressListener | undefined,
+    current: () => T | undefined,
+    start: (live: LiveContainer) => Promise<T>,
+  ): Promise<Acquired<T>> {
     this.beginCall();
     try {
-      if (this.python?.alive) return { driver: this.python, notes: await this.prepareWorkspace() };
-      const notes = await this.serialized(() => this.ensureContainer(onProgress));
-      if (this.python && !this.pythonLossReported) notes.push(stateLostNote('python', 'it stopped between calls'));
-      const live = this.requireLive();
-      const channel = await startDockerChannel(
-        this.options.docker,
-        live.container,
-        this.execSpec(['python3', '-u', '-c', PYTHON_REPL_SOURCE]),
-      );
-      this.python = await PythonRepl.start(channel);
-      this.pythonLossReported = false;
-      notes.push(...(await this.prepareWorkspace()));
-      return { driver: this.python, notes };
+      const existing = current();
+      const acquired =
+        existing?.alive === true
+          ? { driver: existing, notes: [] }
+          : await this.serialized(async () => {
+              const previous = current();
+              if (previous?.alive) return { driver: previous, notes: [] };
+              const notes = await this.ensureContainer(onProgress);
+              if (previous && !this.lossReported[kind]) notes.push(stateLostNote(kind, 'it stopped between calls'));
+              const driver = await start(this.requireLive());
+              this.lossReported[kind] = false;
+              return { driver, notes };
+            });
+      await this.shareWithSandbox();
+      return acquired;
     } catch (error) {
       await this.release();
       throw wrapEngineError(error);
     }
   }
 
-  async acquireShell(onProgress?: ProgressListener): Promise<Acquired<BashShell>> {
-    this.beginCall();
-    try {
-      if (this.shell?.alive) return { driver: this.shell, notes: await this.prepareWorkspace() };
-      const notes = await this.serialized(() => this.ensureContainer(onProgress));
-      if (this.shell && !this.shellLossReported) notes.push(stateLostNote('shell', 'it stopped between calls'));
-      const live = this.requireLive();
-      const channel = await startDockerChannel(
-        this.options.docker,
-        live.container,
-        this.execSpec(['python3', '-u', '-c', BASH_SHELL_SOURCE]),
-      );
-      this.shell = await BashShell.start(channel);
-      this.shellLossReported = false;
-      notes.push(...(await this.prepareWorkspace()));
-      return { driver: this.shell, notes };
-    } catch (error) {
-      await this.release();
-      throw wrapEngineError(error);
-    }
+  private openDriver(live: LiveContainer, source: string): ReturnType<typeof startDockerChannel> {
+    return startDockerChannel(this.options.docker, live.container, {
+      cmd: ['python3', '-u', '-c', source],
+      user: this.options.identity.user,
+      env: sandboxEnv(),
+      workingDir: CONTAINER_WORKSPACE,
+    });
   }
 
   /** The tool that saw the driver die already told the model; the next acquire need not say it again. */
   markLossReported(what: 'python' | 'shell'): void {
-    if (what === 'python') this.pythonLossReported = true;
-    else this.shellLossReported = true;
+    this.lossReported[what] = true;
   }
 
   async release(): Promise<void> {
     this.activeCalls = Math.max(0, this.activeCalls - 1);
-    if (this.options.identity.reclaimToUid !== undefined) {
-      await shareWorkspace(this.options.workspace, this.options.identity.reclaimToUid, this.options.identity.gid);
-    }
+    await this.shareWithSandbox();
     this.armIdleTimer();
   }
 
@@ -157,15 +173,15 @@ export class DockerSandbox implements Sandbox {
 
   private async stopDrivers(): Promise<void> {
     const drivers = [this.python, this.shell];
-    if (this.python) this.pythonLossReported = true;
-    if (this.shell) this.shellLossReported = true;
+    if (this.python) this.lossReported.python = true;
+    if (this.shell) this.lossReported.shell = true;
     await Promise.all(drivers.map((driver) => driver?.kill().catch(() => undefined)));
   }
 
-  private async prepareWorkspace(): Promise<string[]> {
+  /** as root on the host: files go back to the host user, with group access for the sandbox user (before and after calls) */
+  private async shareWithSandbox(): Promise<void> {
     const { identity, workspace } = this.options;
     if (identity.reclaimToUid !== undefined) await shareWorkspace(workspace, identity.reclaimToUid, identity.gid);
-    return [];
   }
 
   private serialized<T>(work: () => Promise<T>): Promise<T> {
@@ -177,10 +193,6 @@ export class DockerSandbox implements Sandbox {
   private requireLive(): LiveContainer {
     if (!this.live) throw new SandboxUnavailableError('The sandbox container is not running.');
     return this.live;
-  }
-
-  private execSpec(cmd: string[]): { cmd: string[]; user: string; env: string[]; workingDir: string } {
-    return { cmd, user: this.options.identity.user, env: sandboxEnv(), workingDir: CONTAINER_WORKSPACE };
   }
 
   /** A running container for this session: the current one, an adopted one from an earlier run, or a new one. */
@@ -207,8 +219,8 @@ export class DockerSandbox implements Sandbox {
         '[The sandbox container had stopped (Docker engine restart, crash or kill). A new container was started: ' +
           'Python variables, shell state, background jobs and files outside /workspace were lost; files in /workspace are kept.]',
       );
-      this.pythonLossReported = true;
-      this.shellLossReported = true;
+      this.lossReported.python = true;
+      this.lossReported.shell = true;
       await this.live.container.remove({ force: true }).catch(() => undefined);
       this.live = undefined;
     }
@@ -248,7 +260,8 @@ export class DockerSandbox implements Sandbox {
   private async createContainer(onProgress?: ProgressListener): Promise<LiveContainer> {
     const { docker, sessionId, settings, identity, workspace } = this.options;
     await ensureImage(docker, settings.image, onProgress);
-    if (identity.reclaimToUid !== undefined) await shareWorkspace(workspace, identity.reclaimToUid, identity.gid);
+    await mkdir(workspace, { recursive: true });
+    await this.shareWithSandbox();
     onProgress?.('Starting the sandbox container');
     const container = await docker.createContainer(containerSpec(settings, sessionId, workspace, identity));
     try {

@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import { BashShell } from './bash-shell.js';
 import { BASH_SHELL_SOURCE } from './drivers/bash-shell-source.js';
 import { PYTHON_REPL_SOURCE } from './drivers/python-repl-source.js';
@@ -14,8 +15,8 @@ export class LocalSandbox implements Sandbox {
   readonly kind = 'local';
   private python: PythonRepl | undefined;
   private shell: BashShell | undefined;
-  private pythonLossReported = false;
-  private shellLossReported = false;
+  private readonly lossReported = { python: false, shell: false };
+  private starting: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly workspace: string,
@@ -26,25 +27,48 @@ export class LocalSandbox implements Sandbox {
     return this.workspace;
   }
 
-  async acquirePython(): Promise<Acquired<PythonRepl>> {
-    if (this.python?.alive) return { driver: this.python, notes: [] };
-    const notes = this.python && !this.pythonLossReported ? [stateLostNote('python', 'it stopped between calls')] : [];
-    this.python = await PythonRepl.start(this.start(PYTHON_REPL_SOURCE));
-    this.pythonLossReported = false;
-    return { driver: this.python, notes };
+  acquirePython(): Promise<Acquired<PythonRepl>> {
+    return this.acquire(
+      'python',
+      () => this.python,
+      async () => {
+        this.python = await PythonRepl.start(await this.start(PYTHON_REPL_SOURCE));
+        return this.python;
+      },
+    );
   }
 
-  async acquireShell(): Promise<Acquired<BashShell>> {
-    if (this.shell?.alive) return { driver: this.shell, notes: [] };
-    const notes = this.shell && !this.shellLossReported ? [stateLostNote('shell', 'it stopped between calls')] : [];
-    this.shell = await BashShell.start(this.start(BASH_SHELL_SOURCE));
-    this.shellLossReported = false;
-    return { driver: this.shell, notes };
+  acquireShell(): Promise<Acquired<BashShell>> {
+    return this.acquire(
+      'shell',
+      () => this.shell,
+      async () => {
+        this.shell = await BashShell.start(await this.start(BASH_SHELL_SOURCE));
+        return this.shell;
+      },
+    );
+  }
+
+  /** The live driver or a new one; concurrent callers share one start. */
+  private acquire<T extends { alive: boolean }>(
+    kind: 'python' | 'shell',
+    current: () => T | undefined,
+    start: () => Promise<T>,
+  ): Promise<Acquired<T>> {
+    const next = this.starting.then(async () => {
+      const previous = current();
+      if (previous?.alive) return { driver: previous, notes: [] };
+      const notes = previous && !this.lossReported[kind] ? [stateLostNote(kind, 'it stopped between calls')] : [];
+      const driver = await start();
+      this.lossReported[kind] = false;
+      return { driver, notes };
+    });
+    this.starting = next.catch(() => undefined);
+    return next;
   }
 
   markLossReported(what: 'python' | 'shell'): void {
-    if (what === 'python') this.pythonLossReported = true;
-    else this.shellLossReported = true;
+    this.lossReported[what] = true;
   }
 
   async release(): Promise<void> {}
@@ -53,7 +77,8 @@ export class LocalSandbox implements Sandbox {
     await Promise.all([this.python?.kill(), this.shell?.kill()]);
   }
 
-  private start(source: string): ReturnType<typeof startLocalChannel> {
+  private async start(source: string): Promise<ReturnType<typeof startLocalChannel>> {
+    await mkdir(this.workspace, { recursive: true });
     return startLocalChannel({
       command: this.python3,
       args: ['-u', '-c', source],

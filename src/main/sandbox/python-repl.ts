@@ -31,8 +31,8 @@ export interface PythonRunResult {
   images: PythonFigure[];
   /** characters the interpreter dropped beyond its own cap */
   dropped: number;
-  /** the cell ran past its timeout (or was cancelled) and was interrupted */
-  interrupted: boolean;
+  /** the cell was interrupted: it ran past its timeout, or the call was cancelled */
+  interrupted?: 'timeout' | 'cancelled';
   /** the interpreter is gone (killed, crashed, out of memory, engine lost): its state is lost */
   lost?: { reason: string; exit?: ProcessExit };
 }
@@ -53,6 +53,7 @@ interface PendingCell {
 /** Client of one persistent interpreter (see drivers/python-repl-source.ts): one cell at a time. */
 export class PythonRepl {
   private nextId = 1;
+  private queue: Promise<unknown> = Promise.resolve();
   private pending: PendingCell | undefined;
   private carry: string[] = [];
   private dead = false;
@@ -100,8 +101,14 @@ export class PythonRepl {
     return !this.dead;
   }
 
-  async run(code: string, options: PythonRunOptions): Promise<PythonRunResult> {
-    if (this.pending) throw new Error('a cell is already running');
+  /** Cells run one after another: a second call made while one runs waits for its turn. */
+  run(code: string, options: PythonRunOptions): Promise<PythonRunResult> {
+    const result = this.queue.then(() => this.runNow(code, options));
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  private async runNow(code: string, options: PythonRunOptions): Promise<PythonRunResult> {
     if (this.dead) return { ...emptyResult(), lost: { reason: 'the interpreter had already exited' } };
     const id = this.nextId++;
     const done = new Promise<Extract<ReplEvent, { ev: 'done' }>>((resolve) => {
@@ -110,10 +117,16 @@ export class PythonRepl {
     });
     this.channel.write(JSON.stringify({ op: 'exec', id, code }) + '\n');
     const exited = this.channel.exited.then((exit) => ({ exit }));
-    let interrupted = false;
+    let interrupted: PythonRunResult['interrupted'];
     const interrupt = new Promise<'interrupt'>((resolve) => {
-      const timer = setTimeout(() => resolve('interrupt'), options.timeoutMs);
-      const onAbort = (): void => resolve('interrupt');
+      const timer = setTimeout(() => {
+        interrupted = 'timeout';
+        resolve('interrupt');
+      }, options.timeoutMs);
+      const onAbort = (): void => {
+        interrupted = 'cancelled';
+        resolve('interrupt');
+      };
       options.signal?.addEventListener('abort', onAbort, { once: true });
       void done.finally(() => {
         clearTimeout(timer);
@@ -122,7 +135,6 @@ export class PythonRepl {
     });
     let outcome = await Promise.race([done, exited, interrupt]);
     if (outcome === 'interrupt') {
-      interrupted = true;
       this.channel.write(JSON.stringify({ op: 'interrupt' }) + '\n');
       const grace = new Promise<'stuck'>((resolve) => setTimeout(() => resolve('stuck'), INTERRUPT_GRACE_MS));
       const afterInterrupt = await Promise.race([done, exited, grace]);
@@ -140,7 +152,7 @@ export class PythonRepl {
       failed: outcome.error,
       images: outcome.images.map((image) => ({ data: image.data, ...(image.path ? { path: image.path } : {}) })),
       dropped: outcome.dropped,
-      interrupted,
+      ...(interrupted ? { interrupted } : {}),
     };
   }
 
@@ -155,10 +167,16 @@ export class PythonRepl {
     return output;
   }
 
-  private finishLost(reason: string, interrupted: boolean, exit?: ProcessExit): PythonRunResult {
+  private finishLost(reason: string, interrupted: PythonRunResult['interrupted'], exit?: ProcessExit): PythonRunResult {
     const output = this.takeOutput();
     this.dead = true;
-    return { ...emptyResult(), output, failed: true, interrupted, lost: { reason, ...(exit ? { exit } : {}) } };
+    return {
+      ...emptyResult(),
+      output,
+      failed: true,
+      ...(interrupted ? { interrupted } : {}),
+      lost: { reason, ...(exit ? { exit } : {}) },
+    };
   }
 
   private receive(line: string): void {
@@ -190,7 +208,7 @@ function parseEvent(line: string): ReplEvent | undefined {
 }
 
 function emptyResult(): PythonRunResult {
-  return { output: '', failed: true, images: [], dropped: 0, interrupted: false };
+  return { output: '', failed: true, images: [], dropped: 0 };
 }
 
 function describeExit(exit: ProcessExit, stderr: string): string {

@@ -1,4 +1,4 @@
-import { clipText, htmlToMarkdown } from '../browser/html-to-markdown.js';
+import { clipText, markdownWithin } from '../browser/html-to-markdown.js';
 import { fetchText } from './http-fetch.js';
 import type { SearchSettings } from './search-settings.js';
 
@@ -15,9 +15,11 @@ export async function fetchPageText(url: string, settings: SearchSettings, signa
   });
   const type = page.contentType.toLowerCase();
   let text: string;
-  if (type.includes('html') || (!type && /^\s*</.test(page.text))) text = htmlToMarkdown(page.text);
-  else if (type.startsWith('text/') || type.includes('json') || type.includes('xml')) text = page.text.trim();
-  else return `(${type || 'unknown'} content, not text)`;
+  if (type.includes('html') || (!type && /^\s*</.test(page.text)))
+    text = markdownWithin(page.text, settings.maxContentLength);
+  else if (type.startsWith('text/') || type.includes('json') || type.includes('xml')) {
+    text = clipText(page.text.trim(), settings.maxContentLength);
+  } else return `(${type || 'unknown'} content, not text)`;
   const cut = page.truncated ? '\n\n[page was larger than the download limit; only its start was read]' : '';
-  return clipText(text, settings.maxContentLength) + cut;
+  return text + cut;
 }

@@ -44,6 +44,12 @@ export interface SessionServiceOptions {
   rememberAlwaysAllow?: (toolName: string) => void;
   /** per-session setup when a session becomes live (e.g. start MCP connections) */
   onSessionLive?: (resources: SessionResources) => void;
+  /** awaited before each turn runs (e.g. MCP servers connected or failed); may emit notices */
+  prepareRun?: (run: {
+    sessionId: string;
+    resources: SessionResources;
+    emit: (event: CoreEventInput) => void;
+  }) => Promise<void>;
 }
 
 interface LiveSession {
@@ -255,6 +261,7 @@ export class SessionService {
     const runner = modeRunners.get(request.mode ?? 'agent');
     const running = (async (): Promise<RunResult> => {
       if (!runner) throw new Error(`The ${request.mode} mode is not available in this build.`);
+      await this.options.prepareRun?.({ sessionId: session.id, resources: live.resources, emit: this.emit });
       return { sessionId: session.id, ...(await runner(context)) };
     })().then(
       (result) => this.settle(session.id, result),

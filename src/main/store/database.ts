@@ -32,9 +32,12 @@ export function databaseFile(dataDir: string): string {
 export function openDatabase(dataDir: string, migrations: readonly Migration[] = MIGRATIONS): SqliteDatabase {
   const file = databaseFile(dataDir);
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const isNew = !fs.existsSync(file);
   let db: SqliteDatabase | undefined;
   try {
     db = new Database(file);
+    // conversations are private: SQLite gives the -wal and -shm files the mode of the database file
+    if (isNew && process.platform !== 'win32') fs.chmodSync(file, 0o600);
     configure(db);
     applyMigrations(db, migrations);
     return db;

@@ -7,13 +7,13 @@ const TOKEN = /[\p{L}\p{N}\p{M}_]+/gu;
 
 /**
  * Turns what a person typed into an FTS5 expression that cannot be a syntax error: every word becomes a quoted
- * string (so `"`, `*`, `-`, `:`, `AND`, `NEAR(` are plain text), all words must match, and the last one matches
- * as a prefix so results appear while typing. Returns undefined when nothing searchable remains.
+ * string (so `"`, `*`, `-`, `:`, `AND`, `NEAR(` are plain text) and all words must match. With `lastWordAsPrefix`
+ * the last word also matches longer words, for results while typing. Undefined when nothing searchable remains.
  */
-export function toFtsQuery(userInput: string): string | undefined {
+export function toFtsQuery(userInput: string, options: { lastWordAsPrefix: boolean }): string | undefined {
   const words = userInput.match(TOKEN);
   if (!words || words.length === 0) return undefined;
   const quoted = words.map((word) => `"${word}"`);
-  quoted[quoted.length - 1] += '*';
+  if (options.lastWordAsPrefix) quoted[quoted.length - 1] += '*';
   return quoted.join(' ');
 }

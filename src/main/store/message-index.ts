@@ -13,14 +13,17 @@ export function isIndexedMessage(event: CoreEvent): boolean {
 export class MessageIndexQueue {
   private sinceFlush = 0;
   private readonly moveQueued;
+  private readonly anyQueued;
 
   constructor(db: SqliteDatabase) {
     const indexQueued = db.prepare(
       `INSERT INTO message_fts (text, session_id, seq)
        SELECT json_extract(events.json, '$.text'), events.session_id, events.seq
        FROM message_fts_queue AS queue
-       JOIN events ON events.session_id = queue.session_id AND events.seq = queue.seq`,
+       JOIN events ON events.session_id = queue.session_id AND events.seq = queue.seq
+       ORDER BY queue.id`,
     );
+    this.anyQueued = db.prepare('SELECT EXISTS (SELECT 1 FROM message_fts_queue)').pluck();
     const clearQueue = db.prepare('DELETE FROM message_fts_queue');
     this.moveQueued = db.transaction(() => {
       indexQueued.run();
@@ -33,6 +36,11 @@ export class MessageIndexQueue {
     const indexed = this.moveQueued.immediate();
     this.sinceFlush = 0;
     return indexed;
+  }
+
+  /** `flush` without taking the write lock when nothing waits (searches are frequent, queued messages rare) */
+  flushIfQueued(): number {
+    return this.anyQueued.get() ? this.flush() : 0;
   }
 
   noteAppended(event: CoreEvent): void {

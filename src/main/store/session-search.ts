@@ -17,16 +17,20 @@ interface TitleHitRow {
 }
 interface MessageHitRow {
   session_id: string;
-  hit_rowid: number;
+  rowid: number;
 }
 
-/** Full-text search over session titles and message text (the FTS5 tables the triggers of 001-initial keep current). */
+/**
+ * Full-text search over session titles and message text (the FTS5 tables the triggers of 001-initial keep current).
+ * Sessions whose title matches come first, then sessions by their most recent matching message: recency rather than
+ * bm25, because ranking computes a score for every match (tens of ms for a common word over 1M words) while walking
+ * the index newest-first stops as soon as enough sessions were found.
+ */
 export class SessionSearch {
-  private readonly titleHits;
-  private readonly messageHits;
-  private readonly messageSnippet;
-
   readonly indexQueue: MessageIndexQueue;
+  private readonly titleHits;
+  private readonly recentMessageHits;
+  private readonly messageSnippet;
 
   constructor(db: SqliteDatabase) {
     this.indexQueue = new MessageIndexQueue(db);
@@ -34,36 +38,52 @@ export class SessionSearch {
       `SELECT session_id, highlight(title_fts, 0, '${MATCH_OPEN}', '${MATCH_CLOSE}') AS snippet
        FROM title_fts WHERE title_fts MATCH ? ORDER BY rank LIMIT ?`,
     );
-    // one row per session: the bare `rowid` comes from the row holding min(rank), i.e. the session's best message
-    this.messageHits = db.prepare<[string, number], MessageHitRow>(
-      `SELECT session_id, rowid AS hit_rowid, min(rank) AS best
-       FROM message_fts WHERE message_fts MATCH ? GROUP BY session_id ORDER BY best LIMIT ?`,
+    // message_fts rowids grow as messages are indexed, so rowid order is (close to) time order
+    this.recentMessageHits = db.prepare<[string], MessageHitRow>(
+      'SELECT session_id, rowid FROM message_fts WHERE message_fts MATCH ? ORDER BY rowid DESC',
     );
+    // CAST: better-sqlite3 binds JS numbers as REAL, and FTS5 then silently ignores the rowid constraint
     this.messageSnippet = db
       .prepare<[string, number], string>(
         `SELECT snippet(message_fts, 0, '${MATCH_OPEN}', '${MATCH_CLOSE}', '${ELLIPSIS}', ${SNIPPET_TOKENS})
-         FROM message_fts WHERE message_fts MATCH ? AND rowid = ?`,
+         FROM message_fts WHERE message_fts MATCH ? AND rowid = CAST(? AS INTEGER)`,
       )
       .pluck();
   }
 
-  /** Title matches rank first; a session's snippet comes from its best message when one matched. */
+  /** Whole-word matches first; when they are fewer than `limit`, the last word also matches as a prefix. */
   search(userQuery: string, limit: number): SearchMatch[] {
-    const query = toFtsQuery(userQuery);
-    if (query === undefined || limit <= 0) return [];
-    this.indexQueue.flush();
-    const snippets = new Map<string, string>();
-    for (const hit of this.messageHits.all(query, limit)) {
-      snippets.set(hit.session_id, this.messageSnippet.get(query, hit.hit_rowid) ?? '');
+    const exact = toFtsQuery(userQuery, { lastWordAsPrefix: false });
+    if (exact === undefined || limit <= 0) return [];
+    this.indexQueue.flushIfQueued();
+    const matches = this.sessionsMatching(exact, limit);
+    if (matches.length >= limit) return matches;
+    const found = new Set(matches.map((match) => match.sessionId));
+    const prefixed = toFtsQuery(userQuery, { lastWordAsPrefix: true }) ?? exact;
+    for (const match of this.sessionsMatching(prefixed, limit)) {
+      if (!found.has(match.sessionId) && matches.length < limit) matches.push(match);
     }
-    const order: string[] = [];
-    for (const hit of this.titleHits.all(query, limit)) {
-      order.push(hit.session_id);
-      if (!snippets.has(hit.session_id)) snippets.set(hit.session_id, hit.snippet);
+    return matches;
+  }
+
+  private sessionsMatching(query: string, limit: number): SearchMatch[] {
+    const titleHits = this.titleHits.all(query, limit);
+    const order = titleHits.map((hit) => hit.session_id);
+    const titleSnippets = new Map(titleHits.map((hit) => [hit.session_id, hit.snippet]));
+    const latestMessage = new Map<string, number>();
+    if (order.length < limit) {
+      for (const hit of this.recentMessageHits.iterate(query)) {
+        if (latestMessage.has(hit.session_id)) continue;
+        latestMessage.set(hit.session_id, hit.rowid);
+        if (!titleSnippets.has(hit.session_id)) order.push(hit.session_id);
+        // leaving the loop early ends the statement; the newest-first walk never reads older matches
+        if (order.length >= limit) break;
+      }
     }
-    for (const sessionId of snippets.keys()) {
-      if (!order.includes(sessionId)) order.push(sessionId);
-    }
-    return order.slice(0, limit).map((sessionId) => ({ sessionId, snippet: snippets.get(sessionId) ?? '' }));
+    return order.slice(0, limit).map((sessionId) => {
+      const rowid = latestMessage.get(sessionId);
+      const snippet = rowid === undefined ? titleSnippets.get(sessionId) : this.messageSnippet.get(query, rowid);
+      return { sessionId, snippet: snippet ?? '' };
+    });
   }
 }

@@ -11,7 +11,7 @@ import {
 import { ChatMessageSchema, type ChatMessage } from '../llm/types.js';
 import { openDatabase, type SqliteDatabase } from './database.js';
 import { SessionSearch } from './session-search.js';
-import { SESSION_COLUMNS, sessionFromRow, type SessionRow } from './session-row.js';
+import { SESSION_COLUMNS, sessionFromColumns, type SessionColumns } from './session-row.js';
 import { InvalidRecordError, SessionNotFoundError } from './store-errors.js';
 import type {
   ListSessionsOptions,
@@ -53,8 +53,13 @@ function isSqliteError(error: unknown, code: string): boolean {
 }
 
 function toJson(value: unknown, what: string): string {
-  const json = JSON.stringify(value);
-  if (json === undefined) throw new InvalidRecordError(what, 'the value cannot be written as JSON');
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value);
+  } catch (error) {
+    throw new InvalidRecordError(what, `it cannot be written as JSON (${(error as Error).message})`);
+  }
+  if (json === undefined) throw new InvalidRecordError(what, 'it cannot be written as JSON');
   return json;
 }
 
@@ -68,21 +73,28 @@ export class Store implements SessionStore {
   constructor(readonly db: SqliteDatabase) {
     this.search = new SessionSearch(db);
     // messages a killed process queued but never indexed
-    this.search.indexQueue.flush();
+    this.search.indexQueue.flushIfQueued();
     this.sql = {
-      insertSession: db.prepare<[string, string, string, string, string, string, number, number], SessionRow>(
-        `INSERT INTO sessions (id, title, status, mode, model, workspace, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${SESSION_COLUMNS}`,
-      ),
-      getSession: db.prepare<[string], SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`),
-      listSessions: db.prepare<[number, number], SessionRow>(
-        `SELECT ${SESSION_COLUMNS} FROM sessions ORDER BY updated_at DESC, id LIMIT ? OFFSET ?`,
-      ),
-      listSessionsByStatus: db.prepare<[string, number, number], SessionRow>(
-        `SELECT ${SESSION_COLUMNS} FROM sessions WHERE status = ? ORDER BY updated_at DESC, id LIMIT ? OFFSET ?`,
-      ),
-      updateSession: db.prepare<Record<string, string | number | null>, SessionRow>(
-        `UPDATE sessions SET
+      insertSession: db
+        .prepare<[string, string, string, string, string, string, number, number], SessionColumns>(
+          `INSERT INTO sessions (id, title, status, mode, model, workspace, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${SESSION_COLUMNS}`,
+        )
+        .raw(),
+      getSession: db.prepare<[string], SessionColumns>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`).raw(),
+      listSessions: db
+        .prepare<[number, number], SessionColumns>(
+          `SELECT ${SESSION_COLUMNS} FROM sessions ORDER BY updated_at DESC, id LIMIT ? OFFSET ?`,
+        )
+        .raw(),
+      listSessionsByStatus: db
+        .prepare<[string, number, number], SessionColumns>(
+          `SELECT ${SESSION_COLUMNS} FROM sessions WHERE status = ? ORDER BY updated_at DESC, id LIMIT ? OFFSET ?`,
+        )
+        .raw(),
+      updateSession: db
+        .prepare<Record<string, string | number | null>, SessionColumns>(
+          `UPDATE sessions SET
            title = coalesce(@title, title),
            status = coalesce(@status, status),
            mode = coalesce(@mode, mode),
@@ -94,7 +106,8 @@ export class Store implements SessionStore {
            cost = CASE WHEN @hasUsage THEN @cost ELSE cost END,
            updated_at = @now
          WHERE id = @id RETURNING ${SESSION_COLUMNS}`,
-      ),
+        )
+        .raw(),
       deleteSession: db.prepare<[string]>('DELETE FROM sessions WHERE id = ?'),
       markInterrupted: db
         .prepare<[number], string>(
@@ -140,7 +153,7 @@ export class Store implements SessionStore {
     const now = Date.now();
     try {
       const row = this.sql.insertSession.get(id, title, status, mode, model, workspace, now, now);
-      return sessionFromRow(row as SessionRow);
+      return sessionFromColumns(row as SessionColumns);
     } catch (error) {
       if (isSqliteError(error, 'SQLITE_CONSTRAINT_PRIMARYKEY')) {
         throw new InvalidRecordError('session', `a session with id "${id}" already exists`);
@@ -151,7 +164,7 @@ export class Store implements SessionStore {
 
   getSession(id: string): SessionInfo | undefined {
     const row = this.sql.getSession.get(id);
-    return row && sessionFromRow(row);
+    return row && sessionFromColumns(row);
   }
 
   listSessions(options: ListSessionsOptions = {}): SessionInfo[] {
@@ -161,7 +174,7 @@ export class Store implements SessionStore {
       options.status === undefined
         ? this.sql.listSessions.all(limit, offset)
         : this.sql.listSessionsByStatus.all(options.status, limit, offset);
-    return rows.map(sessionFromRow);
+    return rows.map(sessionFromColumns);
   }
 
   updateSession(id: string, patch: SessionPatch): SessionInfo {
@@ -183,7 +196,7 @@ export class Store implements SessionStore {
       now: Date.now(),
     });
     if (!row) throw new SessionNotFoundError(id);
-    return sessionFromRow(row);
+    return sessionFromColumns(row);
   }
 
   /** Removes the session and, by cascade and triggers, its events, memory and search entries. Unknown ids are a no-op. */
@@ -206,24 +219,23 @@ export class Store implements SessionStore {
     return this.sql.markInterrupted.all(Date.now());
   }
 
+  /** Commits the event before returning: a process killed right after loses nothing it was told was stored. */
   appendEvent(event: UnsequencedEvent): CoreEvent {
-    const sessionId = event.sessionId;
-    const seq = (this.lastSeq.get(sessionId) ?? this.sql.maxSeq.get(sessionId) ?? 0) + 1;
-    const parsed = CoreEventSchema.safeParse({ ...event, ts: event.ts ?? Date.now(), seq });
-    if (!parsed.success) throw new InvalidRecordError(`${event.type} event`, describeIssues(parsed.error));
-    const stored = parsed.data;
-    try {
-      this.sql.insertEvent.run(sessionId, seq, stored.type, stored.ts, toJson(stored, 'event'));
-    } catch (error) {
-      if (isSqliteError(error, 'SQLITE_CONSTRAINT_FOREIGNKEY')) throw new SessionNotFoundError(sessionId);
-      if (isSqliteError(error, 'SQLITE_CONSTRAINT_PRIMARYKEY')) {
-        // another process appended to this session since the counter was seeded: reseed and take the next free seq
-        this.lastSeq.delete(sessionId);
-        return this.appendEvent(event);
-      }
-      throw error;
+    const sessionId: unknown = event?.sessionId;
+    if (typeof sessionId !== 'string' || sessionId === '') {
+      throw new InvalidRecordError(`${event?.type} event`, 'it names no sessionId');
     }
-    this.lastSeq.set(sessionId, seq);
+    let stored = this.sequenced(event, this.nextSeq(sessionId));
+    try {
+      this.insertEvent(stored);
+    } catch (error) {
+      if (!isSqliteError(error, 'SQLITE_CONSTRAINT_PRIMARYKEY')) throw error;
+      // another process appended to this session since the counter was seeded: reseed once and take the next seq
+      this.lastSeq.delete(sessionId);
+      stored = this.sequenced(event, this.nextSeq(sessionId));
+      this.insertEvent(stored);
+    }
+    this.lastSeq.set(sessionId, stored.seq);
     this.search.indexQueue.noteAppended(stored);
     return stored;
   }
@@ -274,8 +286,28 @@ export class Store implements SessionStore {
 
   close(): void {
     if (!this.db.open) return;
-    this.search.indexQueue.flush();
+    this.search.indexQueue.flushIfQueued();
     this.db.close();
+  }
+
+  private nextSeq(sessionId: string): number {
+    return (this.lastSeq.get(sessionId) ?? this.sql.maxSeq.get(sessionId) ?? 0) + 1;
+  }
+
+  /** The event as it will be stored: validated against the shared schema (unknown fields dropped), with its seq. */
+  private sequenced(event: UnsequencedEvent, seq: number): CoreEvent {
+    const parsed = CoreEventSchema.safeParse({ ...event, ts: event.ts ?? Date.now(), seq });
+    if (!parsed.success) throw new InvalidRecordError(`${event.type} event`, describeIssues(parsed.error));
+    return parsed.data;
+  }
+
+  private insertEvent(event: CoreEvent): void {
+    try {
+      this.sql.insertEvent.run(event.sessionId, event.seq, event.type, event.ts, toJson(event, 'event'));
+    } catch (error) {
+      if (isSqliteError(error, 'SQLITE_CONSTRAINT_FOREIGNKEY')) throw new SessionNotFoundError(event.sessionId);
+      throw error;
+    }
   }
 
   private memoryRows(messages: ChatMessage[]): string[] {

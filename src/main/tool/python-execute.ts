@@ -59,15 +59,17 @@ function describeRun(result: PythonRunResult, notes: string[], timeoutMs: number
   const parts = [...notes];
   parts.push(result.output.length > 0 ? result.output.replace(/\n$/, '') : result.failed ? '' : '(no output)');
   if (result.dropped > 0) parts.push(`[... ${result.dropped} more characters of output were not kept ...]`);
+  const interruption =
+    result.interrupted === 'timeout'
+      ? `Interrupted after ${timeoutMs / 1000} s (the timeout)`
+      : 'Interrupted (the call was cancelled)';
   if (result.interrupted && !result.lost) {
-    parts.push(
-      `[Interrupted after ${timeoutMs / 1000} s (timeout or cancel). The interpreter is still running: state is kept.]`,
-    );
+    parts.push(`[${interruption}. The interpreter is still running: state is kept.]`);
   }
   let system: string | undefined;
   if (result.lost) {
     const when = result.interrupted
-      ? `Interrupted after ${timeoutMs / 1000} s, but ${result.lost.reason}.`
+      ? `${interruption}, but ${result.lost.reason}.`
       : `The interpreter died: ${result.lost.reason}.`;
     system = `${when} All Python state (variables, imports, open files) was lost; a fresh interpreter starts with the next call. Files in /workspace are kept.`;
     parts.push(`[${system}]`);

@@ -56,6 +56,7 @@ export const strReplaceEditorTool = defineTool({
   riskOf: (args) => (args.command === 'view' ? 'read' : 'write'),
   async execute(args, ctx) {
     try {
+      await fs.mkdir(ctx.workspace, { recursive: true });
       const target = await resolveWorkspacePath(ctx.workspace, args.path);
       const maxObserve = settingsOf(ctx).agent.maxObserve;
       const shown = settingsOf(ctx).sandbox.mode === 'local' ? { ...target, shown: target.host } : target;

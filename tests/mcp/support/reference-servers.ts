@@ -70,9 +70,6 @@ export async function waitFor(check: () => boolean, timeoutMs = 20_000, what = '
   }
 }
 
-/** `node --import tsx <entry>`: the manus program with the MCP and A2A commands, from source. */
-export const MANUS_ENTRY_ARGS = ['--import', 'tsx', join(dirname(new URL(import.meta.url).pathname), 'manus-entry.ts')];
-
 /** The environment a served agent needs: its data folder and the scripted LLM. */
 export function manusEnv(dataDir: string, llmBaseUrl: string): Record<string, string> {
   const env: Record<string, string> = {};

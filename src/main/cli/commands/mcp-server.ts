@@ -56,6 +56,8 @@ export function mcpServerCommand(deps: McpServerDeps): Command {
           createManusMcpServer({ tools: deps.serverTools(), runTask: taskRunnerFor(service), resources });
         try {
           if (options.transport === 'stdio') {
+            // stdout carries the protocol: a stray log line from any library would break the client
+            console.log = console.info = console.debug = console.error;
             const server = createServer();
             // the client going away ends stdin; the SDK transport does not report that as a close
             const closed = new Promise<void>((done) => {

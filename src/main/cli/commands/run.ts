@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { createCliSessionService, openCliContext } from '../cli-context.js';
+import { createCliCore, openCliContext } from '../cli-context.js';
 import { followRun } from '../run-session.js';
 
 export function positiveInt(value: string): number {
@@ -35,7 +35,7 @@ export function runCommand(): Command {
       const globals = command.optsWithGlobals<{ dataDir?: string }>();
       const context = openCliContext({ dataDir: globals.dataDir });
       try {
-        const service = createCliSessionService(context, {
+        const { service } = createCliCore(context, {
           llm: { model: options.model, baseUrl: options.baseUrl },
           humanAvailable: Boolean(process.stdin.isTTY),
           adjust: (settings) => ({

@@ -5,7 +5,7 @@ import { createCoreApi, type SessionRunner } from '../../api/core-api.js';
 import { storedSettings, type SettingsAccess } from '../../api/settings-access.js';
 import type { SessionStore } from '../../store/store-api.js';
 import type { AppSettings } from '../../config/settings.js';
-import { cliSettings, createCliSessionService, openCliContext } from '../cli-context.js';
+import { createCliCore, openCliContext } from '../cli-context.js';
 import { startWebServer } from '../../server/web-server.js';
 import { findRendererDir } from '../../server/renderer-dir.js';
 
@@ -25,15 +25,15 @@ export interface ServedCore {
 /** The CLI's core for serving: its data folder and store, a session service whose questions the page answers. */
 export function openServedCore(options: { dataDir?: string }): ServedCore {
   const context = openCliContext(options);
-  const sessions = createCliSessionService(context, { humanAvailable: true });
+  const core = createCliCore(context, { humanAvailable: true });
   return {
     store: context.store,
-    sessions,
+    sessions: core.service,
     dataDir: context.dataDir,
     settings: storedSettings(context.store, context.secrets),
-    runSettings: () => cliSettings(context, {}),
+    runSettings: core.runSettings,
     close: async () => {
-      await sessions.close();
+      await core.close();
       context.close();
     },
   };

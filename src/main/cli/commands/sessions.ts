@@ -5,11 +5,12 @@ import { openCliContext, type CliContext } from '../cli-context.js';
 import { deleteSessionEverywhere } from '../../store/session-files.js';
 import { exportSessionJson, exportSessionMarkdown } from '../../store/export.js';
 import { positiveInt } from './run.js';
+import { removeSessionSandbox } from '../../sandbox/session-sandbox.js';
 
-function withContext(command: Command, body: (context: CliContext) => void | Promise<void>): Promise<void> | void {
+async function withContext(command: Command, body: (context: CliContext) => void | Promise<void>): Promise<void> {
   const context = openCliContext({ dataDir: command.optsWithGlobals<{ dataDir?: string }>().dataDir });
   try {
-    return body(context);
+    await body(context);
   } finally {
     context.close();
   }
@@ -76,8 +77,9 @@ export function sessionsCommand(): Command {
     .description('delete a session, its events and its own workspace folder')
     .argument('<id>')
     .action((id: string, _options: unknown, command: Command) =>
-      withContext(command, (context) => {
+      withContext(command, async (context) => {
         requireSession(context, id);
+        await removeSessionSandbox(id);
         const outcome = deleteSessionEverywhere(context.store, context.dataDir, id);
         const kept = outcome.workspaceDeleted
           ? ''

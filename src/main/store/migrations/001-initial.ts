@@ -52,28 +52,32 @@ CREATE TABLE settings (
   json TEXT NOT NULL CHECK (json_valid(json))
 ) WITHOUT ROWID;
 
--- whole messages (not streamed deltas) of any role; keyed by (session_id, seq), not rowid, which VACUUM may renumber
+-- whole messages (not streamed deltas) of any role; keyed by (session_id, seq), not rowid, which VACUUM may renumber.
+-- prefix indexes for 2 and 3 characters: searching while typing must not merge the doclists of every word they start
 CREATE VIRTUAL TABLE message_fts USING fts5 (
   text,
   session_id UNINDEXED,
   seq UNINDEXED,
-  tokenize = 'unicode61 remove_diacritics 2'
+  tokenize = 'unicode61 remove_diacritics 2',
+  prefix = '2 3'
 );
 
 CREATE VIRTUAL TABLE title_fts USING fts5 (
   title,
   session_id UNINDEXED,
-  tokenize = 'unicode61 remove_diacritics 2'
+  tokenize = 'unicode61 remove_diacritics 2',
+  prefix = '2 3'
 );
 
 -- Indexing a message in its own commit costs ~10x the append itself (FTS5 writes a segment per transaction), so the
 -- trigger only queues it; the store moves the queue into message_fts in batches and always before a search.
 CREATE TABLE message_fts_queue (
+  -- arrival order, so that message_fts rowids follow time (search walks them newest first)
+  id         INTEGER PRIMARY KEY,
   session_id TEXT NOT NULL,
   seq        INTEGER NOT NULL,
-  PRIMARY KEY (session_id, seq),
   FOREIGN KEY (session_id, seq) REFERENCES events (session_id, seq) ON DELETE CASCADE
-) WITHOUT ROWID;
+);
 
 CREATE TRIGGER events_queue_message AFTER INSERT ON events
 WHEN NEW.type = 'message' AND json_extract(NEW.json, '$.delta') = 0

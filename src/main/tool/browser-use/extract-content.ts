@@ -1,6 +1,7 @@
 import type { Page } from 'playwright';
 import type { Llm } from '../../llm/types.js';
-import { clipText, htmlToMarkdown } from '../../browser/html-to-markdown.js';
+import { markdownWithin } from '../../browser/html-to-markdown.js';
+import { READABLE_HTML } from '../../browser/dom-index-script.js';
 import { wrapUntrusted } from '../../browser/untrusted-content.js';
 
 const EXTRACTION_PROMPT =
@@ -16,7 +17,7 @@ export interface ExtractOptions {
 /** The page as Markdown, clipped; then what `goal` asks for, extracted by the session's model when there is one. */
 export async function extractContent(page: Page, goal: string, options: ExtractOptions): Promise<string> {
   const url = page.url();
-  const markdown = clipText(htmlToMarkdown(await page.content()), options.maxContentLength);
+  const markdown = markdownWithin(await page.evaluate(READABLE_HTML), options.maxContentLength);
   if (!options.llm) {
     return `No language model is available to extract "${goal}", so here is the page as Markdown:\n${wrapUntrusted(markdown, url)}`;
   }

@@ -1,0 +1,30 @@
+import { pickTools } from '../tool/builtin-tools.js';
+import { registerAgent } from './agent-factory.js';
+import { BROWSER_NEXT_STEP_PROMPT, browserSystemPrompt } from './prompts/browser-prompt.js';
+import { ToolCallAgent, type ToolCallAgentDeps } from './toolcall-agent.js';
+
+export const BROWSER_TOOL_NAMES = ['browser_use', 'terminate'] as const;
+export const BROWSER_MAX_STEPS = 20;
+
+/** Works on web pages with the browser tool only. */
+export class BrowserAgent extends ToolCallAgent {
+  readonly name = 'browser';
+  readonly description = 'Browses the web: opens pages, searches, clicks, fills forms and extracts content.';
+  protected readonly systemPrompt = browserSystemPrompt({ today: new Date().toISOString().slice(0, 10) });
+  protected override readonly nextStepPrompt = BROWSER_NEXT_STEP_PROMPT;
+
+  constructor(deps: Omit<ToolCallAgentDeps, 'tools'>) {
+    const tools = pickTools(BROWSER_TOOL_NAMES);
+    super({ maxSteps: BROWSER_MAX_STEPS, ...deps, tools: () => tools });
+  }
+}
+
+registerAgent(
+  'browser',
+  (deps) =>
+    new BrowserAgent({
+      ...deps,
+      maxSteps: deps.maxSteps ?? deps.settings.maxSteps,
+      maxObserve: deps.settings.maxObserve,
+    }),
+);

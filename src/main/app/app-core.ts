@@ -1,0 +1,80 @@
+import { join } from 'node:path';
+import type { AppSettings } from '../config/settings.js';
+import { loadSettings, saveSettings } from '../config/settings-store.js';
+import { applyLlmOverrides, llmOverridesFromEnv, type LlmOverrides } from '../config/llm-overrides.js';
+import { createLlm } from '../llm/client.js';
+import { SessionMcp } from '../mcp/session-mcp.js';
+import { SessionService } from '../session/session-service.js';
+import type { SecretBox } from '../store/secrets.js';
+import type { SessionStore } from '../store/store-api.js';
+// registers the planning and plan_act modes (and their agents) with the session service
+import '../flow/index.js';
+
+export interface AppCoreOptions {
+  dataDir: string;
+  store: SessionStore;
+  secrets: SecretBox;
+  /** whether a person can answer questions and approvals (a TTY, a window, a web page) */
+  humanAvailable: boolean;
+  /** LLM flags of this process (over env vars, over saved settings) */
+  llmOverrides?: LlmOverrides;
+  /** per-process changes to the settings (e.g. `--sandbox local`) */
+  adjust?: (settings: AppSettings) => AppSettings;
+}
+
+/** The agent core as every host runs it (CLI, web server, Electron): session service, live settings, MCP. */
+export interface AppCore {
+  dataDir: string;
+  store: SessionStore;
+  secrets: SecretBox;
+  service: SessionService;
+  mcp: SessionMcp;
+  /** the settings runs use: saved ones (read fresh, so changes apply to the next turn) plus overrides */
+  runSettings(): AppSettings;
+  close(): Promise<void>;
+}
+
+export function createAppCore(options: AppCoreOptions): AppCore {
+  const { dataDir, store, secrets } = options;
+  const runSettings = (): AppSettings => {
+    const withLlm = applyLlmOverrides(loadSettings(store, secrets), llmOverridesFromEnv(), options.llmOverrides ?? {});
+    return options.adjust ? options.adjust(withLlm) : withLlm;
+  };
+  const mcp = new SessionMcp(join(dataDir, 'logs'));
+  const service = new SessionService({
+    store,
+    dataDir,
+    settings: runSettings,
+    llmFactory: createLlm,
+    humanAvailable: options.humanAvailable,
+    extraTools: mcp.extraTools,
+    onSessionLive: mcp.onSessionLive,
+    prepareRun: async ({ sessionId, resources, emit }) => {
+      const manager = await mcp.ready(resources);
+      for (const status of manager.statuses()) {
+        if (status.status !== 'failed') continue;
+        emit({
+          type: 'notice',
+          sessionId,
+          level: 'warning',
+          code: 'mcp_failed',
+          text: `MCP server "${status.name}" is not available: ${status.error ?? 'it failed to start'}`,
+        });
+      }
+    },
+    rememberAlwaysAllow: (toolName) => {
+      const saved = loadSettings(store, secrets);
+      const alwaysAllow = [...new Set([...saved.approval.alwaysAllow, toolName])];
+      saveSettings(store, secrets, { ...saved, approval: { ...saved.approval, alwaysAllow } });
+    },
+  });
+  return {
+    dataDir,
+    store,
+    secrets,
+    service,
+    mcp,
+    runSettings,
+    close: () => service.close(),
+  };
+}

@@ -1,0 +1,69 @@
+import { Command, Option } from 'commander';
+import { createCliCore, openCliContext } from '../cli-context.js';
+import { followRun } from '../run-session.js';
+import { checkAgents } from '../../flow/index.js';
+import { positiveInt } from './run.js';
+
+interface FlowCommandOptions {
+  mode: 'planning' | 'plan-act';
+  agents?: string;
+  parallel?: number;
+  json?: boolean;
+  workspace?: string;
+  model?: string;
+  baseUrl?: string;
+  maxSteps?: number;
+  sandbox?: 'docker' | 'local';
+  session?: string;
+}
+
+/** `manus flow "<task>"`: a plan made by the model, carried out step by step by the chosen agents. */
+export function flowCommand(): Command {
+  return new Command('flow')
+    .description('plan a task and carry out its steps with several agents (planning flow or Plan-Act)')
+    .argument('<task...>', 'what to do')
+    .addOption(
+      new Option('--mode <mode>', 'how to plan and execute').choices(['planning', 'plan-act']).default('planning'),
+    )
+    .option('--agents <names>', 'comma-separated agents the flow may use (e.g. manus,data_analysis,swe,browser)')
+    .option('--parallel <n>', 'run up to n independent steps at the same time', positiveInt)
+    .option('--json', 'print events as NDJSON on stdout (one event per line)')
+    .option('--workspace <dir>', 'the folder the agents work in (default: a new folder per session)')
+    .option('--model <model>', 'a configured provider name or a model id')
+    .option('--base-url <url>', 'an OpenAI-compatible endpoint')
+    .option('--max-steps <n>', 'step limit of each plan step', positiveInt)
+    .addOption(new Option('--sandbox <mode>', 'where code runs').choices(['docker', 'local']))
+    .option('--session <id>', 'continue an existing session with this message')
+    .action(async (taskWords: string[], options: FlowCommandOptions, command: Command) => {
+      // bad agent names fail before anything is created
+      const agents = checkAgents(options.agents?.split(','));
+      const globals = command.optsWithGlobals<{ dataDir?: string }>();
+      const context = openCliContext({ dataDir: globals.dataDir });
+      try {
+        const { service } = createCliCore(context, {
+          llm: { model: options.model, baseUrl: options.baseUrl },
+          humanAvailable: Boolean(process.stdin.isTTY),
+          adjust: (settings) => ({
+            ...settings,
+            sandbox: { ...settings.sandbox, mode: options.sandbox ?? settings.sandbox.mode },
+          }),
+        });
+        process.exitCode = await followRun(
+          service,
+          () =>
+            service.start({
+              task: taskWords.join(' '),
+              sessionId: options.session,
+              workspace: options.workspace,
+              maxSteps: options.maxSteps,
+              mode: options.mode === 'plan-act' ? 'plan_act' : 'planning',
+              agents,
+              parallel: options.parallel ?? 1,
+            }),
+          { json: Boolean(options.json) },
+        );
+      } finally {
+        context.close();
+      }
+    });
+}

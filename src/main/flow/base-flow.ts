@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import type { SessionStatus } from '../../shared/events.js';
+import { RunCancelledError } from '../agent/errors.js';
+import type { ToolCallAgent } from '../agent/toolcall-agent.js';
+import type { RunContext } from '../session/mode-runner.js';
+import { planStoreFor, type Plan, type PlanStore } from '../store/plan-store.js';
+import { providePlanStore } from '../tool/planning.js';
+import { planSnapshot } from './plan-text.js';
+
+export const PRIMARY_AGENT = 'manus';
+export const DEFAULT_FLOW_TIMEOUT_MS = 60 * 60 * 1000;
+/** agent runs per turn before the flow stops and summarises (a plan that keeps growing must end) */
+export const DEFAULT_FLOW_STEP_LIMIT = 100;
+
+export interface AgentDescription {
+  name: string;
+  description: string;
+}
+
+export interface FlowOptions {
+  /** the agents that may run steps, first = default executor */
+  agents: string[];
+  /** independent steps run at the same time, up to this many */
+  parallel: number;
+  stepLimit: number;
+  timeoutMs: number;
+  /** each step's agent budget; default: the agent's own */
+  stepMaxSteps?: number;
+}
+
+export interface FlowResult {
+  status: SessionStatus;
+  result: string;
+}
+
+/** Why a flow stopped before its plan was done. */
+export type FlowStop = 'step_limit' | 'timeout';
+
+/** What planning flows share: the run, the plan store, the agents, the clock, and plan/step events. */
+export abstract class BaseFlow {
+  readonly plans: PlanStore;
+  protected readonly deadline: AbortSignal;
+
+  constructor(
+    protected readonly run: RunContext,
+    protected readonly options: FlowOptions,
+  ) {
+    this.plans = planStoreFor(run.store);
+    providePlanStore(run.resources, this.plans);
+    this.deadline = AbortSignal.any([run.signal, AbortSignal.timeout(options.timeoutMs)]);
+  }
+
+  /** Runs one turn: a new task, or (input undefined) the continuation of the session's unfinished plan. */
+  abstract execute(input: string | undefined): Promise<FlowResult>;
+
+  get sessionId(): string {
+    return this.run.session.id;
+  }
+
+  get primary(): string {
+    return this.options.agents.includes(PRIMARY_AGENT) ? PRIMARY_AGENT : (this.options.agents[0] ?? PRIMARY_AGENT);
+  }
+
+  /** The session's newest plan of a kind. */
+  protected latestPlan(kind: Plan['kind']): Plan | undefined {
+    return this.plans
+      .list(this.sessionId)
+      .filter((plan) => plan.kind === kind)
+      .at(-1);
+  }
+
+  /** A resumed turn whose plan had already been carried out and summarised: nothing is run again. */
+  protected alreadyDone(plan: Plan): FlowResult {
+    this.emitNotice('nothing_to_resume', `Plan "${plan.title}" was already finished; nothing was run again.`);
+    return { status: 'finished', result: plan.summary ?? '' };
+  }
+
+  protected describeAgents(): AgentDescription[] {
+    return this.options.agents.map((name) => ({
+      name,
+      description: this.run.createAgent(name, { memoryKey: `flow/describe/${name}` }).description,
+    }));
+  }
+
+  /**
+   * A fresh agent for one run of one step: parallel steps never share a memory, and a step run again (after a
+   * crash, or replaced by the planner) starts clean.
+   */
+  protected stepAgent(name: string, plan: Plan, index: number): ToolCallAgent {
+    return this.run.createAgent(name, {
+      maxSteps: this.options.stepMaxSteps,
+      memoryKey: `flow/${plan.id}/${index}/${randomUUID()}/${name}`,
+    });
+  }
+
+  /** Throws when the person cancelled; returns the reason when the flow's own clock ran out. */
+  protected stopReason(): FlowStop | undefined {
+    if (this.run.signal.aborted) throw new RunCancelledError();
+    return this.deadline.aborted ? 'timeout' : undefined;
+  }
+
+  protected emitPlan(action: 'created' | 'updated' | 'completed', plan: Plan): void {
+    this.run.emit({ type: 'plan', sessionId: this.sessionId, action, plan: planSnapshot(plan) });
+  }
+
+  protected emitStep(
+    action: 'started' | 'completed' | 'failed' | 'blocked',
+    plan: Plan,
+    index: number,
+    extra: { agent?: string; result?: string } = {},
+  ): void {
+    this.run.emit({
+      type: 'step',
+      sessionId: this.sessionId,
+      action,
+      planId: plan.id,
+      stepIndex: index,
+      description: plan.steps[index]?.text ?? '',
+      ...extra,
+    });
+  }
+
+  protected emitNotice(code: string, text: string, level: 'info' | 'warning' = 'info'): void {
+    this.run.emit({ type: 'notice', sessionId: this.sessionId, level, code, text });
+  }
+
+  /** The planner's title names the session (on its first plan only, so follow-ups keep the name). */
+  protected nameSession(title: string, firstPlan: boolean): void {
+    this.run.emit({ type: 'title', sessionId: this.sessionId, title });
+    if (!firstPlan) return;
+    const session = this.run.store.updateSession(this.sessionId, { title });
+    this.run.emit({ type: 'session', sessionId: this.sessionId, action: 'updated', session });
+  }
+
+  protected say(text: string, agent: string): void {
+    this.run.emit({
+      type: 'message',
+      sessionId: this.sessionId,
+      messageId: randomUUID(),
+      agent,
+      role: 'assistant',
+      text,
+      delta: false,
+    });
+  }
+}

@@ -1,0 +1,46 @@
+import { agentNames } from '../agent/agent-factory.js';
+import type { ModeRunner, RunContext } from '../session/mode-runner.js';
+import { planStoreFor } from '../store/plan-store.js';
+import { DEFAULT_FLOW_STEP_LIMIT, DEFAULT_FLOW_TIMEOUT_MS, PRIMARY_AGENT, type FlowOptions } from './base-flow.js';
+import { FlowFactory, type FlowType } from './flow-factory.js';
+
+export const DEFAULT_FLOW_AGENTS = [PRIMARY_AGENT];
+
+export class UnknownAgentError extends Error {
+  constructor(names: string[]) {
+    super(
+      `Unknown agent${names.length > 1 ? 's' : ''}: ${names.join(', ')}. Known agents: ${agentNames().join(', ')}.`,
+    );
+    this.name = 'UnknownAgentError';
+  }
+}
+
+/** The agents a flow may use, checked against the registered ones. */
+export function checkAgents(names: readonly string[] | undefined): string[] {
+  const wanted = names && names.length > 0 ? [...new Set(names.map((name) => name.trim()).filter(Boolean))] : [];
+  const unknown = wanted.filter((name) => !agentNames().includes(name));
+  if (unknown.length > 0) throw new UnknownAgentError(unknown);
+  return wanted.length > 0 ? wanted : DEFAULT_FLOW_AGENTS;
+}
+
+/** A resumed turn keeps the agents and parallelism its plan was made with. */
+function flowOptions(run: RunContext, type: FlowType): FlowOptions {
+  const kind = type === 'plan_act' ? 'plan_act' : 'planning';
+  const resumed = run.resuming
+    ? planStoreFor(run.store)
+        .list(run.session.id)
+        .filter((plan) => plan.kind === kind && plan.status !== 'completed')
+        .at(-1)
+    : undefined;
+  return {
+    agents: checkAgents(resumed?.agents ?? run.request.agents),
+    parallel: Math.max(1, resumed?.parallel ?? run.request.parallel ?? 1),
+    stepLimit: DEFAULT_FLOW_STEP_LIMIT,
+    timeoutMs: DEFAULT_FLOW_TIMEOUT_MS,
+    ...(run.request.maxSteps ? { stepMaxSteps: run.request.maxSteps } : {}),
+  };
+}
+
+export function flowModeRunner(type: FlowType): ModeRunner {
+  return (run) => FlowFactory.create(type, run, flowOptions(run, type)).execute(run.request.task);
+}

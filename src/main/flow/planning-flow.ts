@@ -1,0 +1,328 @@
+import { randomUUID } from 'node:crypto';
+import type { ChatMessage } from '../llm/types.js';
+import { describeError } from '../session/run-errors.js';
+import type { Plan } from '../store/plan-store.js';
+import { toolSpec } from '../tool/tool-collection.js';
+import {
+  executePlanning,
+  PLANNING_TOOL_NAME,
+  PlanningParameters,
+  planningTool,
+  stepsFromArguments,
+} from '../tool/planning.js';
+import { BaseFlow, type FlowResult, type FlowStop } from './base-flow.js';
+import { summarizePlan, completedResults } from './flow-summary.js';
+import {
+  DEFAULT_PLAN_STEPS,
+  initialPlanPrompt,
+  PLANNING_SYSTEM_PROMPT,
+  revisionPrompt,
+  stepPrompt,
+} from './flow-prompts.js';
+import { planText } from './plan-text.js';
+import { filesChangedSince } from './workspace-changes.js';
+import { executorFor } from './step-tags.js';
+import { hasOpenSteps, prerequisitesOf, runnableSteps } from './step-selection.js';
+
+/** earlier steps' notes handed to a step are cut to this many characters each */
+const NOTE_LIMIT = 4000;
+/** how much of earlier turns' work a new plan sees */
+const EARLIER_PLANS = 3;
+
+interface StepOutcome {
+  index: number;
+  ok: boolean;
+  text: string;
+}
+
+/**
+ * Plan-and-execute: the model writes a plan with the planning tool, agents carry out its steps one by one (or
+ * independent ones side by side), the planner revises the rest after each step, and a summary closes the turn.
+ * The plan lives in SQLite, so a turn cut off by a crash or a cancel continues where it stopped.
+ */
+export class PlanningFlow extends BaseFlow {
+  async execute(input: string): Promise<FlowResult> {
+    const latest = this.run.resuming ? this.latestPlan('planning') : undefined;
+    if (latest?.status === 'completed' && latest.task === input) return this.alreadyDone(latest);
+    const plan = latest && latest.status !== 'completed' ? this.reopen(latest) : await this.createInitialPlan(input);
+    const stop = await this.executePlan(plan.id);
+    return this.finish(plan.id, stop);
+  }
+
+  /** Continuing: blocked steps get another try, a step cut off mid-run is run again, completed ones stay. */
+  private reopen(plan: Plan): Plan {
+    for (const step of plan.steps) {
+      if (step.status === 'blocked')
+        this.plans.updateStep(this.sessionId, plan.id, step.index, { status: 'not_started' });
+    }
+    const reopened = this.plans.updatePlan(this.sessionId, plan.id, { status: 'active' });
+    const next = reopened.steps.find((step) => step.status !== 'completed');
+    this.emitNotice(
+      'flow_resumed',
+      next
+        ? `Continuing plan "${plan.title}" from step ${next.index}: ${next.text}`
+        : `Finishing plan "${plan.title}".`,
+    );
+    this.emitPlan('updated', reopened);
+    return reopened;
+  }
+
+  private async createInitialPlan(task: string): Promise<Plan> {
+    const earlier = this.plans.list(this.sessionId);
+    const messages: ChatMessage[] = [
+      { role: 'system', content: PLANNING_SYSTEM_PROMPT },
+      {
+        role: 'user',
+        content: initialPlanPrompt({
+          task,
+          agents: this.options.agents.length > 1 ? this.describeAgents() : [],
+          parallel: this.options.parallel,
+          earlierWork: earlierWork(earlier),
+        }),
+      },
+    ];
+    let drafted: { title: string; steps: string[]; dependencies?: number[][] } | undefined;
+    let failure = '';
+    try {
+      const reply = await this.run.llm.askTool(messages, {
+        tools: [toolSpec(planningTool)],
+        toolChoice: 'required',
+        signal: this.deadline,
+      });
+      drafted = draftFromCalls(reply.toolCalls);
+      if (!drafted) failure = 'the planner did not create a plan with the planning tool';
+    } catch (error) {
+      this.stopReason();
+      failure = describeError(error).message;
+    }
+    if (!drafted) {
+      this.emitNotice('default_plan', `Planning failed (${failure}); using a default plan.`, 'warning');
+      drafted = { title: `Plan for: ${firstLine(task)}`, steps: DEFAULT_PLAN_STEPS };
+    }
+    const plan = this.plans.create({
+      sessionId: this.sessionId,
+      id: `plan_${Date.now()}_${randomUUID().slice(0, 8)}`,
+      kind: 'planning',
+      title: drafted.title,
+      task,
+      agents: this.options.agents,
+      parallel: this.options.parallel,
+      steps: stepsFromArguments(drafted.steps, drafted.dependencies),
+    });
+    this.nameSession(plan.title, earlier.length === 0);
+    this.emitPlan('created', plan);
+    return plan;
+  }
+
+  /** Runs steps until none can run, the step limit or the clock says stop, or the person cancels. */
+  private async executePlan(planId: string): Promise<FlowStop | undefined> {
+    let executions = 0;
+    for (;;) {
+      const stop = this.stopReason();
+      if (stop) return stop;
+      const plan = this.plans.require(this.sessionId, planId);
+      const batch = runnableSteps(plan.steps, this.options.parallel);
+      if (batch.length === 0) return undefined;
+      if (executions >= this.options.stepLimit) return 'step_limit';
+      const chosen = batch.slice(0, this.options.stepLimit - executions);
+      executions += chosen.length;
+      const settled = await Promise.allSettled(chosen.map((index) => this.executeStep(plan, index)));
+      const outcomes: StepOutcome[] = [];
+      for (const result of settled) {
+        if (result.status === 'rejected') {
+          if (this.stopReason()) return 'timeout';
+          throw result.reason;
+        }
+        outcomes.push(result.value);
+      }
+      await this.revise(planId, outcomes);
+    }
+  }
+
+  private async executeStep(before: Plan, index: number): Promise<StepOutcome> {
+    const planId = before.id;
+    const step = before.steps[index];
+    const agentName = executorFor(step.text, this.options.agents, this.primary);
+    const plan = this.plans.updateStep(this.sessionId, planId, index, {
+      status: 'in_progress',
+      agent: agentName,
+      addRun: true,
+    });
+    this.emitStep('started', plan, index, { agent: agentName });
+    this.emitPlan('updated', plan);
+    const agent = this.stepAgent(agentName, plan, index);
+    const prompt = stepPrompt({
+      planText: planText(plan),
+      index,
+      text: step.text,
+      earlierNotes: earlierNotes(plan, index),
+    });
+    const settle = { planId, index, agent: agentName, since: Date.now() };
+    try {
+      const outcome = await agent.run(prompt, { signal: this.deadline });
+      if (outcome.outcome === 'success') return this.settleStep({ ...settle, ok: true, text: outcome.text });
+      return this.settleStep({
+        ...settle,
+        ok: false,
+        text: `${agentName} stopped (${outcome.outcome}): ${outcome.text}`,
+      });
+    } catch (error) {
+      if (this.deadline.aborted) {
+        // cut off mid-step: the step is not done, and runs again when the flow continues
+        this.emitPlan('updated', this.plans.updateStep(this.sessionId, planId, index, { status: 'not_started' }));
+        throw error;
+      }
+      return this.settleStep({
+        ...settle,
+        ok: false,
+        text: `${agentName} failed: ${describeError(error).message}`,
+        crashed: true,
+      });
+    }
+  }
+
+  /** Records how a step ended, with the workspace files written while it ran. */
+  private settleStep(settled: {
+    planId: string;
+    index: number;
+    agent: string;
+    since: number;
+    ok: boolean;
+    text: string;
+    crashed?: boolean;
+  }): StepOutcome {
+    const { planId, index, agent, ok, text } = settled;
+    const plan = this.plans.updateStep(this.sessionId, planId, index, {
+      status: ok ? 'completed' : 'blocked',
+      notes: text,
+      attachments: filesChangedSince(this.run.session.workspace, settled.since),
+      ...(ok ? { result: text, success: true } : { error: text, success: false }),
+    });
+    this.emitStep(ok ? 'completed' : settled.crashed ? 'failed' : 'blocked', plan, index, { agent, result: text });
+    this.emitPlan('updated', plan);
+    return { index, ok, text };
+  }
+
+  /** The planner looks at what just happened and may change the steps that are not completed. */
+  private async revise(planId: string, outcomes: StepOutcome[]): Promise<void> {
+    const plan = this.plans.require(this.sessionId, planId);
+    const hasBlocked = outcomes.some((outcome) => !outcome.ok);
+    if (!hasBlocked && !hasOpenSteps(plan.steps)) return;
+    const report = [...outcomes]
+      .sort((a, b) => a.index - b.index)
+      .map((o) => `Step ${o.index} ${o.ok ? 'completed' : 'is blocked'}: ${clip(o.text, NOTE_LIMIT)}`)
+      .join('\n');
+    let calls;
+    try {
+      const reply = await this.run.llm.askTool(
+        [
+          { role: 'system', content: PLANNING_SYSTEM_PROMPT },
+          { role: 'user', content: revisionPrompt({ planText: planText(plan), report, hasBlocked }) },
+        ],
+        { tools: [toolSpec(planningTool)], toolChoice: 'auto', signal: this.deadline },
+      );
+      calls = reply.toolCalls.filter((call) => call.name === PLANNING_TOOL_NAME);
+    } catch (error) {
+      if (this.stopReason()) return;
+      this.emitNotice(
+        'replan_failed',
+        `The planner could not revise the plan: ${describeError(error).message}`,
+        'warning',
+      );
+      return;
+    }
+    let changed = false;
+    for (const call of calls) {
+      const args = parseJson(call.arguments);
+      const parsed = PlanningParameters.safeParse(args);
+      if (!parsed.success || (parsed.data.command !== 'update' && parsed.data.command !== 'mark_step')) continue;
+      const result = executePlanning(this.plans, this.sessionId, { ...parsed.data, plan_id: planId });
+      if (result.error) this.emitNotice('replan_refused', result.error, 'warning');
+      else changed = true;
+    }
+    if (changed) this.emitPlan('updated', this.plans.require(this.sessionId, planId));
+  }
+
+  private async finish(planId: string, stop: FlowStop | undefined): Promise<FlowResult> {
+    const plan = this.plans.require(this.sessionId, planId);
+    const allDone = plan.steps.every((step) => step.status === 'completed');
+    const ending = allDone
+      ? 'All steps are completed.'
+      : stop === 'timeout'
+        ? 'The flow stopped: its time limit was reached before every step was done.'
+        : stop === 'step_limit'
+          ? `The flow stopped: it reached its limit of ${this.options.stepLimit} step runs.`
+          : 'The flow stopped: some steps are blocked and the planner did not find a way around them.';
+    const summary = await summarizePlan({
+      run: this.run,
+      plan,
+      ending,
+      primary: this.primary,
+      onFallback: (code, text) => this.emitNotice(code, text, 'warning'),
+    });
+    const finished = this.plans.updatePlan(this.sessionId, planId, {
+      status: allDone ? 'completed' : 'stopped',
+      summary,
+    });
+    this.emitPlan(allDone ? 'completed' : 'updated', finished);
+    this.say(summary, 'planner');
+    return { status: allDone ? 'finished' : 'failed', result: summary };
+  }
+}
+
+function draftFromCalls(
+  calls: { name: string; arguments: string }[],
+): { title: string; steps: string[]; dependencies?: number[][] } | undefined {
+  for (const call of calls) {
+    if (call.name !== PLANNING_TOOL_NAME) continue;
+    const parsed = PlanningParameters.safeParse(parseJson(call.arguments));
+    if (!parsed.success) continue;
+    const steps = (parsed.data.steps ?? []).map((step) => step.trim()).filter(Boolean);
+    if (steps.length === 0) continue;
+    return {
+      title: parsed.data.title?.trim() || 'Plan',
+      steps,
+      ...(parsed.data.step_dependencies ? { dependencies: parsed.data.step_dependencies } : {}),
+    };
+  }
+  return undefined;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Notes of the completed steps this one builds on, in plan order. */
+function earlierNotes(plan: Plan, index: number): string {
+  const needed = new Set(prerequisitesOf(plan.steps[index]));
+  return plan.steps
+    .filter((step) => step.index < index && (needed.has(step.index) || step.status === 'completed') && step.notes)
+    .map((step) => `Step ${step.index} (${step.text}): ${clip(step.notes, NOTE_LIMIT)}`)
+    .join('\n\n');
+}
+
+function earlierWork(plans: Plan[]): string | undefined {
+  const recent = plans.slice(-EARLIER_PLANS);
+  if (recent.length === 0) return undefined;
+  return recent
+    .map((plan) =>
+      [
+        `Task: ${plan.task}`,
+        planText(plan),
+        plan.summary ? `Result: ${clip(plan.summary, NOTE_LIMIT)}` : completedResults(plan),
+      ].join('\n'),
+    )
+    .join('\n\n---\n\n');
+}
+
+function clip(text: string, limit: number): string {
+  return text.length > limit ? `${text.slice(0, limit)}…` : text;
+}
+
+function firstLine(text: string): string {
+  return clip(text.trim().split('\n')[0] ?? '', 80);
+}

@@ -1,0 +1,82 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CoreEvent } from '../../src/shared/events.js';
+import { planStoreFor } from '../../src/main/store/plan-store.js';
+import { registerModeRunner } from '../../src/main/session/session-service.js';
+import { FlowFactory } from '../../src/main/flow/index.js';
+import type { FlowOptions } from '../../src/main/flow/base-flow.js';
+import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
+import { classify, finish, planningScript } from './flow-script.js';
+
+let harness: CoreHarness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+/** This file runs the flows with small limits (the mode runner of the app uses 100 step runs and 60 minutes). */
+function limitFlows(options: Partial<FlowOptions>): void {
+  const flowOptions = { agents: ['manus'], parallel: 1, stepLimit: 100, timeoutMs: 60_000, ...options };
+  registerModeRunner('planning', (run) => FlowFactory.create('planning', run, flowOptions).execute(run.request.task));
+  registerModeRunner('plan_act', (run) => FlowFactory.create('plan_act', run, flowOptions).execute(run.request.task));
+}
+
+function notices(sessionId: string): string[] {
+  return harness!.store
+    .listEvents(sessionId)
+    .filter((e): e is Extract<CoreEvent, { type: 'notice' }> => e.type === 'notice')
+    .map((e) => e.code);
+}
+
+describe('flow limits', () => {
+  it('stops at the step limit with a summary, and resume carries on without redoing steps', async () => {
+    limitFlows({ stepLimit: 2 });
+    harness = await startCoreHarness(planningScript());
+    const { sessionId, done } = harness.service.start({ task: 'Three things', mode: 'planning' });
+    const first = await done;
+    expect(first.status).toBe('failed');
+    expect(planStoreFor(harness.store).list(sessionId)[0]).toMatchObject({ status: 'stopped' });
+    const summary = harness.llm.chatRequests.map((r) => classify(r.body)).find((k) => k.kind === 'summary');
+    expect(summary && 'prompt' in summary ? summary.prompt : '').toContain('limit of 2 step runs');
+
+    expect(await harness.service.resume(sessionId).done).toMatchObject({ status: 'finished' });
+    expect(
+      planStoreFor(harness.store)
+        .list(sessionId)[0]
+        .steps.map((s) => [s.status, s.runs]),
+    ).toEqual([
+      ['completed', 1],
+      ['completed', 1],
+      ['completed', 1],
+    ]);
+    // resuming a finished flow runs nothing again
+    const requestsBefore = harness.llm.chatRequests.length;
+    expect(await harness.service.resume(sessionId).done).toMatchObject({
+      status: 'finished',
+      result: 'Summary: all done.',
+    });
+    expect(harness.llm.chatRequests.length).toBe(requestsBefore);
+    expect(notices(sessionId)).toContain('nothing_to_resume');
+  });
+
+  it('stops at the overall timeout: the running step is not completed, and a summary still ends the turn', async () => {
+    limitFlows({ timeoutMs: 1500 });
+    harness = await startCoreHarness(
+      planningScript({
+        step: (step) =>
+          step.index === 1 ? { ...finish('late'), delayMs: 10_000 } : finish(`Result of step ${step.index}`),
+      }),
+    );
+    const started = Date.now();
+    const { sessionId, done } = harness.service.start({ task: 'Slow', mode: 'planning' });
+    const result = await done;
+    expect(Date.now() - started).toBeLessThan(8000);
+    expect(result).toMatchObject({ status: 'failed', result: 'Summary: all done.' });
+    expect(
+      planStoreFor(harness.store)
+        .list(sessionId)[0]
+        .steps.map((s) => s.status),
+    ).toEqual(['completed', 'not_started', 'not_started']);
+    const summary = harness.llm.chatRequests.map((r) => classify(r.body)).find((k) => k.kind === 'summary');
+    expect(summary && 'prompt' in summary ? summary.prompt : '').toContain('time limit was reached');
+  });
+});

@@ -1,0 +1,215 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CoreEvent } from '../../src/shared/events.js';
+import { planStoreFor } from '../../src/main/store/plan-store.js';
+import '../../src/main/flow/index.js';
+import type { FakeReply, ScriptRequest } from '../support/fake-llm/index.js';
+import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
+import { classify, finish, type FlowRequest } from './flow-script.js';
+
+let harness: CoreHarness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+function ofType<T extends CoreEvent['type']>(events: CoreEvent[], type: T) {
+  return events.filter((e): e is Extract<CoreEvent, { type: T }> => e.type === type);
+}
+
+const PLAN = {
+  title: '数据报告',
+  goal: 'Write a report file',
+  language: 'zh',
+  steps: [
+    { id: 'a', description: 'Collect the numbers' },
+    { id: 'b', description: 'Write the report file' },
+  ],
+  message: '我会分两步完成。',
+};
+
+type Part<K extends FlowRequest['kind']> = (
+  request: Extract<FlowRequest, { kind: K }>,
+  raw: ScriptRequest,
+) => FakeReply;
+
+function planActScript(parts: {
+  create?: Part<'pa_create'>;
+  step?: Part<'pa_step'>;
+  update?: Part<'pa_update'>;
+  summary?: Part<'pa_summary'>;
+}) {
+  return (request: ScriptRequest): FakeReply => {
+    const kind = classify(request.body);
+    switch (kind.kind) {
+      case 'pa_create':
+        return parts.create?.(kind, request) ?? { text: JSON.stringify(PLAN) };
+      case 'pa_step':
+        return (
+          parts.step?.(kind, request) ??
+          finish(JSON.stringify({ success: true, result: `done ${kind.id}`, attachments: [] }))
+        );
+      case 'pa_update':
+        return (
+          parts.update?.(kind, request) ?? { text: '{"steps": [{"id": "b", "description": "Write the report file"}]}' }
+        );
+      case 'pa_summary':
+        return parts.summary?.(kind, request) ?? { text: '{"message": "报告已完成。", "attachments": ["report.md"]}' };
+      default:
+        return { text: `unexpected: ${JSON.stringify(request.body.messages).slice(0, 300)}` };
+    }
+  };
+}
+
+describe('Plan-Act', () => {
+  it('asks the planner again after invalid JSON, then executes the valid plan step by step', async () => {
+    let workspace = '';
+    harness = await startCoreHarness(
+      planActScript({
+        create: (create) =>
+          create.retry ? { text: '```json\n' + JSON.stringify(PLAN) + '\n```' } : { text: 'Sure! {title: oops' },
+        step: (step) => {
+          // the step's work lands in the workspace (as a tool of the executor would write it)
+          if (step.id === 'b' && step.first) writeFileSync(join(workspace, 'report.md'), '# Report\n');
+          return finish(
+            JSON.stringify({
+              success: true,
+              result: `done ${step.id}`,
+              attachments: step.id === 'b' ? ['report.md'] : [],
+            }),
+          );
+        },
+      }),
+    );
+    const { sessionId, done } = harness.service.start({ task: '写一份报告', mode: 'plan_act' });
+    workspace = harness.store.getSession(sessionId)!.workspace;
+    const result = await done;
+    expect(result.status).toBe('finished');
+    expect(result.result).toBe('报告已完成。\n\nFiles:\n- report.md');
+
+    const creates = harness.llm.chatRequests.map((r) => classify(r.body)).filter((k) => k.kind === 'pa_create');
+    expect(creates.map((k) => k.kind === 'pa_create' && k.retry)).toEqual([false, true]);
+    const retryMessages = JSON.stringify(
+      harness.llm.chatRequests.find(
+        (r) => classify(r.body).kind === 'pa_create' && JSON.stringify(r.body.messages).includes('not usable'),
+      )?.body.messages,
+    );
+    expect(retryMessages).toContain('not valid JSON');
+
+    const [plan] = planStoreFor(harness.store).list(sessionId);
+    expect(plan).toMatchObject({
+      kind: 'plan_act',
+      title: '数据报告',
+      language: 'zh',
+      goal: 'Write a report file',
+      status: 'completed',
+    });
+    expect(plan.steps.map((s) => [s.key, s.status, s.result, s.success, s.attachments])).toEqual([
+      ['a', 'completed', 'done a', true, []],
+      ['b', 'completed', 'done b', true, ['report.md']],
+    ]);
+    const events = harness.store.listEvents(sessionId);
+    expect(ofType(events, 'notice').some((n) => n.code === 'planner_retry')).toBe(true);
+    expect(ofType(events, 'title')[0].title).toBe('数据报告');
+    expect(ofType(events, 'message').some((m) => m.agent === 'planner' && m.text === '我会分两步完成。')).toBe(true);
+    expect(ofType(events, 'step').map((e) => `${e.stepIndex}:${e.action}`)).toEqual([
+      '0:started',
+      '0:completed',
+      '1:started',
+      '1:completed',
+    ]);
+    expect(ofType(events, 'plan').at(-1)?.action).toBe('completed');
+    const stepPrompt = harness.llm.chatRequests
+      .map((r) => classify(r.body))
+      .find((k) => k.kind === 'pa_step' && k.id === 'b');
+    expect(stepPrompt && 'prompt' in stepPrompt ? stepPrompt.prompt : '').toContain('write in this language: zh');
+    expect(stepPrompt && 'prompt' in stepPrompt ? stepPrompt.prompt : '').toContain(
+      'Step a (Collect the numbers): done a',
+    );
+  });
+
+  it('lets the planner rewrite the remaining steps after each step', async () => {
+    harness = await startCoreHarness(
+      planActScript({
+        update: (update) =>
+          update.prompt.includes('"id":"a"')
+            ? {
+                text: '{"steps": [{"id": "c", "description": "Check the sources"}, {"id": "d", "description": "Write it up"}]}',
+              }
+            : { text: '{"steps": [{"id": "d", "description": "Write it up"}]}' },
+      }),
+    );
+    const { sessionId, done } = harness.service.start({ task: 'Research', mode: 'plan_act' });
+    expect((await done).status).toBe('finished');
+    const [plan] = planStoreFor(harness.store).list(sessionId);
+    expect(plan.steps.map((s) => [s.key, s.text, s.status])).toEqual([
+      ['a', 'Collect the numbers', 'completed'],
+      ['c', 'Check the sources', 'completed'],
+      ['d', 'Write it up', 'completed'],
+    ]);
+  });
+
+  it('gives up after three invalid plans and runs the task as one step, and ends with a plain report when the summary fails', async () => {
+    harness = await startCoreHarness(
+      planActScript({
+        create: () => ({ text: '{"title": 5}' }),
+        summary: () => ({ text: 'not json' }),
+      }),
+    );
+    const { sessionId, done } = harness.service.start({ task: 'Just do it', mode: 'plan_act' });
+    const result = await done;
+    expect(result.status).toBe('finished');
+    expect(result.result).toContain('1. Just do it: done 1');
+    const kinds = harness.llm.chatRequests.map((r) => classify(r.body).kind);
+    expect(kinds.filter((k) => k === 'pa_create')).toHaveLength(3);
+    expect(kinds.filter((k) => k === 'pa_summary')).toHaveLength(3);
+    const codes = ofType(harness.store.listEvents(sessionId), 'notice').map((n) => n.code);
+    expect(codes).toEqual(expect.arrayContaining(['default_plan', 'summary_report']));
+  });
+
+  it('answers an infeasible task with the planner message and no steps', async () => {
+    harness = await startCoreHarness(
+      planActScript({
+        create: () => ({ text: JSON.stringify({ ...PLAN, steps: [], message: 'This cannot be done offline.' }) }),
+      }),
+    );
+    const { done } = harness.service.start({ task: 'Book a flight', mode: 'plan_act' });
+    expect(await done).toMatchObject({ status: 'finished', result: 'This cannot be done offline.' });
+  });
+
+  it('cancel mid-step then resume continues at the unfinished step', async () => {
+    let hang = true;
+    harness = await startCoreHarness(
+      planActScript({
+        step: (step) =>
+          step.id === 'b' && hang
+            ? { text: 'working', delayMs: 30_000 }
+            : finish(JSON.stringify({ success: true, result: `done ${step.id}`, attachments: [] })),
+      }),
+    );
+    const { sessionId, done } = harness.service.start({ task: 'Two steps', mode: 'plan_act' });
+    await until(() => harness!.events.some((e) => e.type === 'step' && e.action === 'started' && e.stepIndex === 1));
+    await harness.service.cancel(sessionId);
+    expect((await done).status).toBe('cancelled');
+    expect(
+      planStoreFor(harness.store)
+        .list(sessionId)[0]
+        .steps.map((s) => s.status),
+    ).toEqual(['completed', 'not_started']);
+    hang = false;
+    expect((await harness.service.resume(sessionId).done).status).toBe('finished');
+    const firstRuns = harness.llm.chatRequests
+      .map((r) => classify(r.body))
+      .filter((k) => k.kind === 'pa_step' && k.first);
+    expect(firstRuns.map((k) => (k.kind === 'pa_step' ? k.id : ''))).toEqual(['a', 'b', 'b']);
+  });
+});
+
+async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const start = Date.now();
+  while (!condition()) {
+    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
