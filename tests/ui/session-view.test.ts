@@ -286,6 +286,41 @@ describe('session view reduction', () => {
     expect(finished.items[1]).toMatchObject({ kind: 'done', repeatsLastMessage: true });
   });
 
+  it('leaves a successful terminate out of the timeline, shows a failed one', () => {
+    const view = sessionViewFromEvents(
+      SESSION,
+      stamp([
+        {
+          type: 'tool',
+          sessionId: SESSION,
+          callId: 't1',
+          name: 'terminate',
+          args: { status: 'success' },
+          status: 'calling',
+        },
+        {
+          type: 'tool',
+          sessionId: SESSION,
+          callId: 't1',
+          name: 'terminate',
+          args: { status: 'success' },
+          status: 'done',
+          output: 'ok',
+        },
+        {
+          type: 'tool',
+          sessionId: SESSION,
+          callId: 't2',
+          name: 'terminate',
+          args: {},
+          status: 'error',
+          error: 'bad status',
+        },
+      ]),
+    );
+    expect(view.items.map((item) => item.key)).toEqual(['tool:t2']);
+  });
+
   it('errors keep their code and fix', () => {
     const view = sessionViewFromEvents(
       SESSION,

@@ -158,6 +158,8 @@ export function emptySessionView(sessionId: string): SessionView {
 }
 
 const BROWSER_TOOL = /browser/i;
+/** calls whose whole story is told elsewhere (terminate: the done card and step markers) unless they fail */
+const QUIET_TOOLS = new Set(['terminate']);
 const URL_IN_TEXT = /https?:\/\/[^\s"'<>)\]]+/;
 
 function itemKey(prefix: string, id: string): string {
@@ -307,6 +309,7 @@ function applyMessage(draft: SessionView, event: CoreEventOf<'message'>): void {
 }
 
 function applyTool(draft: SessionView, event: CoreEventOf<'tool'>): void {
+  if (QUIET_TOOLS.has(event.name) && event.status !== 'error') return;
   const key = itemKey('tool', event.callId);
   const position = draft.index[key];
   const existing = position === undefined ? undefined : (draft.items[position] as ToolItem);
