@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { lineDiff, parseSearchResults, toolKind, toolSummary } from '../../src/renderer/src/lib/tool-kind.js';
 import { recogniseProblem } from '../../src/renderer/src/lib/problems.js';
+import { wrapUntrusted } from '../../src/main/browser/untrusted-content.js';
 
 describe('tool views', () => {
   it('picks the view from the tool name', () => {
@@ -33,6 +34,13 @@ describe('tool views', () => {
       { title: 'Beta', url: 'https://beta.example', snippet: '' },
     ]);
     expect(parseSearchResults('no links here')).toEqual([]);
+    const fromTool = `2 results for "x" from duckduckgo:\n${wrapUntrusted(
+      '1. Alpha page\n   URL: https://alpha.example/\n   About alpha.\n\n2. Beta page\n   URL: https://beta.example/',
+    )}`;
+    expect(parseSearchResults(fromTool)).toEqual([
+      { title: 'Alpha page', url: 'https://alpha.example/', snippet: 'About alpha.' },
+      { title: 'Beta page', url: 'https://beta.example/', snippet: '' },
+    ]);
   });
 
   it('diffs an edit by lines', () => {

@@ -91,7 +91,8 @@ export function parseSearchResults(output: string | undefined): SearchResult[] {
     const lines = block
       .split('\n')
       .map((line) => line.trim())
-      .filter(Boolean);
+      // the fence the search tool puts around page text is for the model, not the reader
+      .filter((line) => line && !/^<\/?untrusted_page_content/.test(line));
     const titleLine = lines.find((line) => !line.includes(url)) ?? url;
     const title = titleLine.replace(/^\d+\.\s*/, '').replace(/^(title|Title):\s*/, '');
     const snippet = lines
