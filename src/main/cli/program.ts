@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { runCommand } from './commands/run.js';
 import { sessionsCommand } from './commands/sessions.js';
 import { configCommand } from './commands/config.js';
+import { serveCommand } from './commands/serve.js';
 import { flowCommand } from './commands/flow.js';
 import { resumeCommand } from './commands/resume.js';
 import { sandboxCommand } from './commands/sandbox.js';
@@ -27,5 +28,6 @@ export function createProgram(): Command {
     .addCommand(mcpServerCommand(cliServeDeps))
     .addCommand(a2aCommand(cliServeDeps))
     .addCommand(flowCommand())
-    .addCommand(resumeCommand());
+    .addCommand(resumeCommand())
+    .addCommand(serveCommand({ version: CLI_VERSION }));
 }

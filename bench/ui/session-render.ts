@@ -1,0 +1,198 @@
+/**
+ * How the session view copes with a long saved session: a session of 5,000 events is written to a real store,
+ * served by the real web server, and opened in Debian's Chromium. Prints the time from navigation to the rows
+ * on screen, and frame times while scrolling through the whole timeline.
+ *
+ *   npx tsx bench/ui/session-render.ts [--events 5000] [--loads 5]
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright';
+import { openStore } from '../../src/main/store/store.js';
+import { startWebServer } from '../../src/main/server/web-server.js';
+import { createCoreApi } from '../../src/main/api/core-api.js';
+import { SessionService } from '../../src/main/session/session-service.js';
+import { AppSettingsSchema } from '../../src/main/config/settings.js';
+import { createLlm } from '../../src/main/llm/client.js';
+import { ensureRendererBuilt } from '../../tests/e2e/support/renderer-build.js';
+import { longSessionEvents } from './long-session-events.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+const FRAME_BUDGET_MS = 1000 / 60;
+const SCROLL_PX_PER_FRAME = 400;
+const MAX_SCROLL_FRAMES = 900;
+const LONG_TASK_MS = 50;
+const VIEWPORT = { width: 1400, height: 900 };
+
+function argument(name: string, fallback: number): number {
+  const index = process.argv.indexOf(`--${name}`);
+  return index >= 0 ? Number(process.argv[index + 1]) : fallback;
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+function renderedMark(sessionId: string): string {
+  return JSON.stringify(`manus:rendered:${sessionId}`);
+}
+
+/** A fresh browser context (empty caches), the session's URL, until its rows are on screen. */
+async function coldOpen(
+  browser: Browser,
+  url: string,
+  sessionId: string,
+): Promise<{ totalMs: number; fetchMs: number; bytes: number }> {
+  const context = await browser.newContext({ viewport: VIEWPORT, bypassCSP: true });
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.waitForFunction(`performance.getEntriesByName(${renderedMark(sessionId)}).length > 0`, undefined, {
+    timeout: 30_000,
+  });
+  const figures = (await page.evaluate(`(() => {
+    const events = performance.getEntriesByType('resource').find((entry) => entry.name.endsWith('/api/getEvents'));
+    return {
+      totalMs: performance.getEntriesByName(${renderedMark(sessionId)})[0].startTime,
+      fetchMs: events ? events.responseEnd - events.startTime : NaN,
+      bytes: events ? events.encodedBodySize : NaN,
+    };
+  })()`)) as { totalMs: number; fetchMs: number; bytes: number };
+  await context.close();
+  return figures;
+}
+
+/** The app already open: a click on the session in the sidebar, until its rows are on screen. */
+async function openFromSidebar(page: Page, appUrl: string, sessionId: string): Promise<number> {
+  await page.goto(appUrl);
+  await page.locator(`[data-session="${sessionId}"]`).waitFor();
+  const startedAt = (await page.evaluate(`(() => {
+    document.querySelector('[data-session="${sessionId}"]').click();
+    return performance.now();
+  })()`)) as number;
+  await page.waitForFunction(`performance.getEntriesByName(${renderedMark(sessionId)}).length > 0`, undefined, {
+    timeout: 30_000,
+  });
+  const renderedAt = (await page.evaluate(
+    `performance.getEntriesByName(${renderedMark(sessionId)})[0].startTime`,
+  )) as number;
+  return renderedAt - startedAt;
+}
+
+interface ScrollFigures {
+  frames: number[];
+  longTasks: number;
+  distancePx: number;
+}
+
+/**
+ * Scrolls from the end of the timeline to its start, one step per animation frame, timing every frame.
+ * Plain JavaScript text: tsx would wrap a TypeScript function with helpers the page does not have.
+ */
+const SCROLL_SCRIPT = `({ step, maxFrames, longTaskMs }) => new Promise((resolve) => {
+  const list = document.querySelector('[data-testid="timeline"]');
+  let longTasks = 0;
+  const observer = new PerformanceObserver((entries) => {
+    longTasks += entries.getEntries().filter((entry) => entry.duration >= longTaskMs).length;
+  });
+  observer.observe({ type: 'longtask' });
+  const frames = [];
+  const start = list.scrollTop;
+  let last = performance.now();
+  function tick(now) {
+    frames.push(now - last);
+    last = now;
+    list.scrollTop = Math.max(0, list.scrollTop - step);
+    if (list.scrollTop <= 0 || frames.length >= maxFrames) {
+      observer.disconnect();
+      resolve({ frames: frames.slice(1), longTasks, distancePx: start - list.scrollTop });
+    } else requestAnimationFrame(tick);
+  }
+  requestAnimationFrame(tick);
+})`;
+
+async function scrollThrough(page: Page): Promise<ScrollFigures> {
+  const args = { step: SCROLL_PX_PER_FRAME, maxFrames: MAX_SCROLL_FRAMES, longTaskMs: LONG_TASK_MS };
+  return page.evaluate(`(${SCROLL_SCRIPT})(${JSON.stringify(args)})`) as Promise<ScrollFigures>;
+}
+
+async function main(): Promise<void> {
+  const eventCount = argument('events', 5000);
+  const loads = argument('loads', 5);
+  const rendererDir = await ensureRendererBuilt();
+  const dataDir = mkdtempSync(join(tmpdir(), 'manus-bench-ui-'));
+  const store = openStore(dataDir);
+  const session = store.createSession({
+    title: 'A long saved session',
+    mode: 'agent',
+    model: 'fake-model',
+    workspace: dataDir,
+    status: 'finished',
+  });
+  for (const event of longSessionEvents(session.id, eventCount)) {
+    store.appendEvent({ ...event, ts: Date.now() } as Parameters<typeof store.appendEvent>[0]);
+  }
+  const settings = AppSettingsSchema.parse({});
+  const sessions = new SessionService({ store, dataDir, settings: () => settings, llmFactory: createLlm });
+  const api = createCoreApi({
+    sessions,
+    store,
+    dataDir,
+    shell: 'web',
+    version: 'bench',
+    settings: { read: () => settings, write: () => undefined },
+  });
+  const server = await startWebServer({ api, rendererDir, port: 0 });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
+  try {
+    const cold = [];
+    for (let run = 0; run < loads; run += 1)
+      cold.push(await coldOpen(browser, `${server.url}#/s/${session.id}`, session.id));
+    // the measuring scripts are evaluated as text, which the app's CSP forbids; the app's own code is unaffected
+    const page = await browser.newPage({ viewport: VIEWPORT, bypassCSP: true });
+    const inApp: number[] = [];
+    for (let run = 0; run < loads; run += 1) inApp.push(await openFromSidebar(page, server.url, session.id));
+    const rows = await page.locator('.timeline-row').count();
+    const scroll = await scrollThrough(page);
+    const janky = scroll.frames.filter((frame) => frame > FRAME_BUDGET_MS * 1.5).length;
+    const summary = (values: number[], digits = 0) => ({
+      p50: Number(percentile(values, 50).toFixed(digits)),
+      p99: Number(percentile(values, 99).toFixed(digits)),
+      max: Number(Math.max(...values).toFixed(digits)),
+    });
+
+    console.log(
+      `\nLong session view — ${eventCount} events (${(cold[0].bytes / 1e6).toFixed(1)} MB of JSON), ${loads} runs each, Chromium ${browser.version()}\n`,
+    );
+    console.table({
+      'open in the running app: click → rows on screen (ms)': summary(inApp),
+      'open cold (new browser context): navigation → rows (ms)': summary(cold.map((run) => run.totalMs)),
+      '  of which fetching the events (ms)': summary(cold.map((run) => run.fetchMs)),
+      'scroll: frame time (ms)': summary(scroll.frames, 1),
+    });
+    console.table({
+      'rows in the DOM (virtualised)': rows,
+      'frames scrolled': scroll.frames.length,
+      'distance scrolled (px)': Math.round(scroll.distancePx),
+      [`frames over ${(FRAME_BUDGET_MS * 1.5).toFixed(0)} ms`]: janky,
+      'long tasks ≥ 50 ms while scrolling': scroll.longTasks,
+    });
+  } finally {
+    await browser.close();
+    await server.close();
+    await sessions.close();
+    store.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,85 @@
+import { app, BrowserWindow, dialog } from 'electron';
+import { resolveDataDir } from '../store/data-dir.js';
+import { openStore } from '../store/store.js';
+import { FileKeySecretBox, type SecretBox } from '../store/secrets.js';
+import { createAppCore } from '../app/app-core.js';
+import { createCoreApi } from '../api/core-api.js';
+import { storedSettings } from '../api/settings-access.js';
+import { connectIpc } from './ipc.js';
+import { createMainWindow, rendererUrl } from './main-window.js';
+import { installApplicationMenu } from './menu.js';
+import { hardenDefaultSession, hardenWebContents } from './security.js';
+import { SafeStorageSecretBox } from './safe-storage-box.js';
+
+/** The desktop app: the core runs here in the main process, over the same data folder as the CLI. */
+
+// a second launch focuses the running window instead of opening the same database twice
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  let mainWindow: BrowserWindow | undefined;
+  const currentWindow = () => (mainWindow && !mainWindow.isDestroyed() ? mainWindow : undefined);
+
+  app.on('second-instance', () => {
+    const window = currentWindow();
+    if (!window) return;
+    if (window.isMinimized()) window.restore();
+    window.focus();
+  });
+
+  hardenWebContents(rendererUrl);
+
+  app
+    .whenReady()
+    .then(() => {
+      hardenDefaultSession();
+      const dataDir = resolveDataDir();
+      const store = openStore(dataDir);
+      const secrets: SecretBox = SafeStorageSecretBox.isUsable()
+        ? new SafeStorageSecretBox()
+        : FileKeySecretBox.inDataDir(dataDir);
+      // the same core as the CLI and the web server: live settings, flows, MCP tools per session
+      const core = createAppCore({ dataDir, store, secrets, humanAvailable: true });
+      const api = createCoreApi({
+        sessions: core.service,
+        store,
+        dataDir,
+        settings: storedSettings(store, secrets),
+        runSettings: core.runSettings,
+        shell: 'electron',
+        version: app.getVersion(),
+      });
+      const disconnect = connectIpc(api, currentWindow, rendererUrl);
+      installApplicationMenu(currentWindow);
+
+      const openWindow = () => {
+        mainWindow = createMainWindow(dataDir);
+        void mainWindow.loadURL(rendererUrl());
+      };
+      openWindow();
+      app.on('activate', () => {
+        if (!currentWindow()) openWindow();
+      });
+
+      let closing = false;
+      app.on('before-quit', (event) => {
+        if (closing) return;
+        closing = true;
+        event.preventDefault();
+        disconnect();
+        // running sessions are cancelled and their sandboxes released before the store closes
+        void core
+          .close()
+          .finally(() => store.close())
+          .finally(() => app.exit(0));
+      });
+    })
+    .catch((error: Error) => {
+      dialog.showErrorBox('Manus could not start', `${error.message}\n\n${(error as { hint?: string }).hint ?? ''}`);
+      app.exit(1);
+    });
+
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+}

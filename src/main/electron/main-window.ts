@@ -1,0 +1,45 @@
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { BrowserWindow } from 'electron';
+import { loadWindowState, rememberWindowState } from './window-state.js';
+
+const BACKGROUND = '#0f1115';
+
+/** The renderer's URL: the electron-vite dev server in development, the built file otherwise. */
+export function rendererUrl(): string {
+  const devServer = process.env.ELECTRON_RENDERER_URL;
+  return devServer ?? pathToFileURL(join(import.meta.dirname, '../renderer/index.html')).href;
+}
+
+export function createMainWindow(dataDir: string): BrowserWindow {
+  const state = loadWindowState(dataDir);
+  const window = new BrowserWindow({
+    x: state.x,
+    y: state.y,
+    width: state.width,
+    height: state.height,
+    minWidth: 720,
+    minHeight: 480,
+    show: false,
+    backgroundColor: BACKGROUND,
+    title: 'Manus',
+    webPreferences: {
+      preload: join(import.meta.dirname, '../preload/index.cjs'),
+      // the page and the preload live in separate JavaScript worlds: page scripts cannot reach Electron APIs
+      contextIsolation: true,
+      // the renderer process runs in the OS sandbox: a compromised page cannot touch files or spawn processes
+      sandbox: true,
+      // no require()/process in the page: hostile markup that ran would still have no Node
+      nodeIntegration: false,
+      // same-origin policy stays on: the page cannot read other origins' responses
+      webSecurity: true,
+      // no <webview>: it would be an unrestricted browser inside the app
+      webviewTag: false,
+      spellcheck: true,
+    },
+  });
+  if (state.maximized) window.maximize();
+  rememberWindowState(window, dataDir);
+  window.once('ready-to-show', () => window.show());
+  return window;
+}

@@ -1,0 +1,21 @@
+import { safeStorage } from 'electron';
+import type { SecretBox } from '../store/secrets.js';
+
+/** Secrets encrypted by the OS keychain (Keychain, DPAPI, libsecret/kwallet) through Electron's safeStorage. */
+export class SafeStorageSecretBox implements SecretBox {
+  readonly kind = 'safe-storage';
+
+  /** Linux without a keyring only has a hard-coded key; the key file is safer there. */
+  static isUsable(): boolean {
+    if (!safeStorage.isEncryptionAvailable()) return false;
+    return process.platform !== 'linux' || safeStorage.getSelectedStorageBackend() !== 'basic_text';
+  }
+
+  encrypt(plain: string): string {
+    return safeStorage.encryptString(plain).toString('base64');
+  }
+
+  decrypt(cipher: string): string {
+    return safeStorage.decryptString(Buffer.from(cipher, 'base64'));
+  }
+}

@@ -1,0 +1,203 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { CoreApi } from '../api/core-api.js';
+import { CONTENT_SECURITY_POLICY } from './csp.js';
+import { serveStatic } from './static-files.js';
+import { API_PREFIX, EVENTS_PATH, TOKEN_PARAM } from '../../shared/contract/web-transport.js';
+
+const LOOPBACK = '127.0.0.1';
+const MAX_BODY_BYTES = 20 * 1024 * 1024;
+const PING_INTERVAL_MS = 30_000;
+/** a client this far behind is dropped rather than buffering without bound; it re-attaches with getEvents */
+const MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
+
+export interface WebServerOptions {
+  api: CoreApi;
+  /** the built renderer (out/renderer) */
+  rendererDir: string;
+  port: number;
+  /** a fixed token (tests); random otherwise */
+  token?: string;
+}
+
+export interface WebServer {
+  url: string;
+  port: number;
+  token: string;
+  close(): Promise<void>;
+}
+
+const SECURITY_HEADERS = {
+  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+};
+
+function sameToken(expected: string, given: string | null | undefined): boolean {
+  if (!given) return false;
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function bearerToken(request: IncomingMessage): string | undefined {
+  const header = request.headers.authorization;
+  return header?.startsWith('Bearer ') ? header.slice('Bearer '.length) : undefined;
+}
+
+/** Only our own origin may talk to us: a page elsewhere pointing at 127.0.0.1 (DNS rebinding) is refused. */
+function isOwnHost(request: IncomingMessage, port: number): boolean {
+  const host = request.headers.host;
+  return host === `${LOOPBACK}:${port}` || host === `localhost:${port}`;
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new Error('request too large');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
+  response.end(JSON.stringify(body));
+}
+
+function listen(server: ReturnType<typeof createServer>, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      server.off('listening', onListening);
+      if (error.code === 'EADDRINUSE') {
+        reject(
+          Object.assign(new Error(`Port ${port} is already in use.`), {
+            code: 'port_in_use',
+            hint: `Pick another one: manus serve --port ${port + 1}`,
+          }),
+        );
+      } else reject(error);
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      resolve((server.address() as AddressInfo).port);
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen(port, LOOPBACK);
+  });
+}
+
+/** The UI over HTTP + WebSocket on 127.0.0.1: the same contract as Electron IPC, behind a random token. */
+export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
+  const token = options.token ?? randomBytes(24).toString('base64url');
+  let port = options.port;
+
+  async function handleApi(request: IncomingMessage, response: ServerResponse, name: string): Promise<void> {
+    if (!sameToken(token, bearerToken(request))) {
+      sendJson(response, 401, { ok: false, error: { code: 'unauthorized', message: 'Missing or wrong token.' } });
+      return;
+    }
+    if (request.method !== 'POST') {
+      sendJson(response, 405, { ok: false, error: { code: 'method', message: 'Use POST.' } });
+      return;
+    }
+    let payload: unknown;
+    try {
+      const body = await readBody(request);
+      payload = body ? JSON.parse(body) : {};
+    } catch (error) {
+      sendJson(response, 400, { ok: false, error: { code: 'bad_request', message: (error as Error).message } });
+      return;
+    }
+    sendJson(response, 200, await options.api.invoke(name, payload));
+  }
+
+  const server = createServer((request, response) => {
+    for (const [header, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(header, value);
+    if (!isOwnHost(request, port)) {
+      response.writeHead(421, { 'Content-Type': 'text/plain' }).end('Wrong host');
+      return;
+    }
+    const url = new URL(request.url ?? '/', `http://${LOOPBACK}`);
+    const work = url.pathname.startsWith(API_PREFIX)
+      ? handleApi(request, response, url.pathname.slice(API_PREFIX.length))
+      : request.method === 'GET' || request.method === 'HEAD'
+        ? serveStatic(options.rendererDir, url.pathname, response)
+        : Promise.resolve(void response.writeHead(405).end());
+    work.catch((error: Error) => {
+      if (!response.headersSent)
+        sendJson(response, 500, { ok: false, error: { code: 'internal', message: error.message } });
+      else response.destroy(error);
+    });
+  });
+
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
+  server.on('upgrade', (request, socket, head) => {
+    const url = new URL(request.url ?? '/', `http://${LOOPBACK}`);
+    const origin = request.headers.origin;
+    const ownOrigin =
+      origin === undefined || origin === `http://${LOOPBACK}:${port}` || origin === `http://localhost:${port}`;
+    if (
+      url.pathname !== EVENTS_PATH ||
+      !isOwnHost(request, port) ||
+      !ownOrigin ||
+      !sameToken(token, url.searchParams.get(TOKEN_PARAM))
+    ) {
+      socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    sockets.handleUpgrade(request, socket, head, (ws) => sockets.emit('connection', ws));
+  });
+
+  const alive = new WeakSet<WebSocket>();
+  sockets.on('connection', (ws: WebSocket) => {
+    alive.add(ws);
+    ws.on('pong', () => alive.add(ws));
+    ws.on('error', () => ws.terminate());
+  });
+
+  const unsubscribe = options.api.onEvent((event) => {
+    const frame = JSON.stringify(event);
+    for (const ws of sockets.clients) {
+      if (ws.readyState !== ws.OPEN) continue;
+      if (ws.bufferedAmount > MAX_BUFFERED_BYTES) ws.terminate();
+      else ws.send(frame);
+    }
+  });
+
+  const pinger = setInterval(() => {
+    for (const ws of sockets.clients) {
+      if (!alive.has(ws)) {
+        ws.terminate();
+        continue;
+      }
+      alive.delete(ws);
+      ws.ping();
+    }
+  }, PING_INTERVAL_MS);
+  pinger.unref();
+
+  port = await listen(server, options.port);
+
+  return {
+    url: `http://${LOOPBACK}:${port}/?${TOKEN_PARAM}=${token}`,
+    port,
+    token,
+    close: async () => {
+      clearInterval(pinger);
+      unsubscribe();
+      for (const ws of sockets.clients) ws.terminate();
+      sockets.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,104 @@
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { TimelineItem } from '../state/session-view.js';
+import { TimelineRow, type RowActions } from './timeline/TimelineRow.js';
+
+const ESTIMATED_ROW_PX = 96;
+const OVERSCAN_ROWS = 8;
+/** within this distance of the bottom the list follows new output */
+const STICK_THRESHOLD_PX = 80;
+
+/** The session timeline, virtualised: only the rows on screen exist in the DOM, so 5,000 events stay smooth. */
+export function MessageList({
+  sessionId,
+  items,
+  live,
+  onAnswer,
+}: {
+  sessionId: string;
+  items: TimelineItem[];
+  live: boolean;
+  onAnswer: (askId: string, answer: string) => Promise<void>;
+}) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const stickToBottom = useRef(true);
+  const [openCards, setOpenCards] = useState<ReadonlySet<string>>(() => new Set());
+
+  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer re-renders this list itself; no memoised child keeps its functions
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ESTIMATED_ROW_PX,
+    overscan: OVERSCAN_ROWS,
+    getItemKey: (index) => items[index]?.key ?? index,
+  });
+
+  const toggle = useCallback((key: string) => {
+    setOpenCards((current) => {
+      const next = new Set(current);
+      if (next.has(key)) next.delete(key);
+      else next.add(key);
+      return next;
+    });
+  }, []);
+
+  const actions: RowActions = useMemo(
+    () => ({ isOpen: (key) => openCards.has(key), toggle, answer: onAnswer }),
+    [openCards, toggle, onAnswer],
+  );
+
+  const last = items.at(-1);
+  const lastSize =
+    last?.kind === 'message'
+      ? last.text.length
+      : last?.kind === 'tool'
+        ? last.progress.length + (last.output?.length ?? 0)
+        : 0;
+
+  // follow the output while the reader is at the bottom; leave them alone once they scroll up
+  useLayoutEffect(() => {
+    if (!stickToBottom.current || items.length === 0) return;
+    virtualizer.scrollToIndex(items.length - 1, { align: 'end' });
+  }, [items.length, lastSize, virtualizer]);
+
+  // a new session opens at its end
+  useLayoutEffect(() => {
+    stickToBottom.current = true;
+  }, [sessionId]);
+
+  // the bench and the tests wait for this mark: the session's rows are on screen
+  useEffect(() => {
+    if (items.length === 0) return;
+    const list = scrollRef.current;
+    if (!list || list.dataset.renderedSession === sessionId) return;
+    list.dataset.renderedSession = sessionId;
+    performance.mark(`manus:rendered:${sessionId}`);
+  }, [items.length, sessionId]);
+
+  const onScroll = () => {
+    const list = scrollRef.current;
+    if (!list) return;
+    stickToBottom.current = list.scrollHeight - list.scrollTop - list.clientHeight < STICK_THRESHOLD_PX;
+  };
+
+  return (
+    <div className="timeline-scroll" ref={scrollRef} onScroll={onScroll} data-testid="timeline">
+      <div className="timeline-inner" style={{ height: virtualizer.getTotalSize() }}>
+        {virtualizer.getVirtualItems().map((row) => {
+          const item = items[row.index];
+          return (
+            <div
+              key={row.key}
+              data-index={row.index}
+              ref={virtualizer.measureElement}
+              className="timeline-row"
+              style={{ transform: `translateY(${row.start}px)` }}
+            >
+              <TimelineRow item={item} live={live} actions={actions} />
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,69 @@
+import { useTranslation } from 'react-i18next';
+import type { SessionView } from '../state/session-view.js';
+import { formatCount } from '../lib/format.js';
+
+export type PanelChoice = 'plan' | 'browser' | 'none';
+
+export function SessionHeader({
+  view,
+  panel,
+  onPanel,
+  onResume,
+}: {
+  view: SessionView;
+  panel: PanelChoice;
+  onPanel: (panel: PanelChoice) => void;
+  onResume: () => void;
+}) {
+  const { t } = useTranslation();
+  const status = view.status ?? 'idle';
+  const activity = view.activity;
+  const running = status === 'running';
+  return (
+    <header className="session-header">
+      <div className="session-heading">
+        <h1 className="session-name" title={view.title}>
+          {view.title ?? view.session?.title ?? t('app.loading')}
+        </h1>
+        <span className={`status-pill status-${status}`} data-testid="session-status" data-status={status}>
+          {running ? <span className="spinner" aria-hidden /> : null}
+          {t(`status.${status}`)}
+        </span>
+        {running && activity ? (
+          <span className="activity">
+            {activity.agent} · {activity.phase === 'thinking' ? t('session.thinking') : t('session.acting')} ·{' '}
+            {t('session.step', { step: activity.step, max: activity.maxSteps })}
+          </span>
+        ) : null}
+        {view.usage ? (
+          <span className="usage">{t('session.tokens', { tokens: formatCount(view.usage.totalTokens) })}</span>
+        ) : null}
+      </div>
+      <div className="session-tools">
+        {status === 'interrupted' ? (
+          <button type="button" onClick={onResume} title={t('session.resumeHint')}>
+            ↻ {t('session.resume')}
+          </button>
+        ) : null}
+        <button
+          type="button"
+          className={panel === 'plan' ? 'toggle active' : 'toggle'}
+          onClick={() => onPanel(panel === 'plan' ? 'none' : 'plan')}
+          data-testid="toggle-plan"
+        >
+          {t('session.plan')}
+          {view.plan ? ` ${view.plan.completedSteps}/${view.plan.totalSteps}` : ''}
+        </button>
+        <button
+          type="button"
+          className={panel === 'browser' ? 'toggle active' : 'toggle'}
+          onClick={() => onPanel(panel === 'browser' ? 'none' : 'browser')}
+          data-testid="toggle-browser"
+        >
+          {t('session.browser')}
+          {view.screenshots.length ? ` ${view.screenshots.length}` : ''}
+        </button>
+      </div>
+    </header>
+  );
+}

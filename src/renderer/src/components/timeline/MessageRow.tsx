@@ -1,0 +1,34 @@
+import { memo } from 'react';
+import type { MessageItem } from '../../state/session-view.js';
+import { Markdown } from '../Markdown.js';
+import { CopyButton } from '../CopyButton.js';
+import { imageSource } from '../../lib/format.js';
+
+export const MessageRow = memo(function MessageRow({ item, live }: { item: MessageItem; live: boolean }) {
+  const streaming = item.streaming && live;
+  return (
+    <article className={`message message-${item.role} ${streaming ? 'streaming' : ''}`} data-role={item.role}>
+      {item.role !== 'user' && item.agent ? <div className="message-agent">{item.agent}</div> : null}
+      <div className="message-body">
+        {item.role === 'user' ? (
+          <p className="user-text">{item.text}</p>
+        ) : (
+          <Markdown text={item.text} streaming={streaming} />
+        )}
+        {streaming ? <span className="stream-caret" aria-hidden /> : null}
+        {item.images.length > 0 ? (
+          <div className="message-images">
+            {item.images.map((image, index) => (
+              <img key={index} src={imageSource(image)} alt={image.path ?? ''} loading="lazy" />
+            ))}
+          </div>
+        ) : null}
+      </div>
+      {item.role === 'assistant' && !streaming && item.text ? (
+        <div className="message-actions">
+          <CopyButton text={() => item.text} />
+        </div>
+      ) : null}
+    </article>
+  );
+});

@@ -1,0 +1,53 @@
+import { memo } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { TimelineItem } from '../../state/session-view.js';
+import { MessageRow } from './MessageRow.js';
+import { ToolCard } from './ToolCard.js';
+import { AskCard } from './AskCard.js';
+import { ProblemBanner } from '../ProblemBanner.js';
+import { Markdown } from '../Markdown.js';
+
+export interface RowActions {
+  isOpen: (key: string) => boolean;
+  toggle: (key: string) => void;
+  answer: (askId: string, answer: string) => Promise<void>;
+}
+
+export const TimelineRow = memo(function TimelineRow({
+  item,
+  live,
+  actions,
+}: {
+  item: TimelineItem;
+  live: boolean;
+  actions: RowActions;
+}) {
+  const { t } = useTranslation();
+  switch (item.kind) {
+    case 'message':
+      return <MessageRow item={item} live={live} />;
+    case 'tool':
+      return <ToolCard item={item} open={actions.isOpen(item.key)} onToggle={actions.toggle} />;
+    case 'ask':
+      return <AskCard item={item} onAnswer={actions.answer} />;
+    case 'error':
+      return <ProblemBanner code={item.code} message={item.message} hint={item.hint} />;
+    case 'notice':
+      return <div className={`notice notice-${item.level}`}>{item.text}</div>;
+    case 'step':
+      return (
+        <div className={`step-marker step-${item.action}`}>
+          <span>{t(`step.${item.action}`, { index: item.stepIndex + 1 })}</span>
+          <span className="step-description">{item.description}</span>
+          {item.agent ? <span className="badge">{item.agent}</span> : null}
+        </div>
+      );
+    case 'done':
+      return (
+        <article className={`done-card done-${item.status}`}>
+          <header>{t(`done.${item.status}`)}</header>
+          {item.result && !item.repeatsLastMessage ? <Markdown text={item.result} /> : null}
+        </article>
+      );
+  }
+});

@@ -1,0 +1,472 @@
+import type {
+  AgentState,
+  CoreEvent,
+  CoreEventOf,
+  Image,
+  PlanSnapshot,
+  SessionInfo,
+  SessionStatus,
+  UsageTotals,
+} from '../../../shared/events.js';
+
+/**
+ * Events → what the session view shows, as pure functions: the same events always give the same view,
+ * whether they arrive live, replayed after a reload, or from a saved session.
+ */
+
+export interface MessageItem {
+  kind: 'message';
+  key: string;
+  seq: number;
+  ts: number;
+  role: 'user' | 'assistant' | 'system';
+  agent?: string;
+  text: string;
+  images: Image[];
+  /** the last event for it was a streamed chunk */
+  streaming: boolean;
+}
+
+export interface ToolItem {
+  kind: 'tool';
+  key: string;
+  seq: number;
+  ts: number;
+  callId: string;
+  name: string;
+  agent?: string;
+  args: unknown;
+  status: 'calling' | 'done' | 'error';
+  output?: string;
+  error?: string;
+  images: Image[];
+  progress: string;
+  durationMs?: number;
+}
+
+export interface AskItem {
+  kind: 'ask';
+  key: string;
+  seq: number;
+  ts: number;
+  askId: string;
+  askKind: 'question' | 'approval';
+  question: string;
+  tool?: { callId: string; name: string; args: unknown };
+  status: 'waiting' | 'answered' | 'cancelled';
+  answer?: string;
+}
+
+export interface ErrorItem {
+  kind: 'error';
+  key: string;
+  seq: number;
+  ts: number;
+  code: string;
+  message: string;
+  hint?: string;
+}
+
+export interface NoticeItem {
+  kind: 'notice';
+  key: string;
+  seq: number;
+  ts: number;
+  level: 'info' | 'warning';
+  code: string;
+  text: string;
+}
+
+export interface StepItem {
+  kind: 'step';
+  key: string;
+  seq: number;
+  ts: number;
+  action: 'started' | 'completed' | 'failed' | 'blocked';
+  stepIndex: number;
+  description: string;
+  agent?: string;
+  result?: string;
+}
+
+export interface DoneItem {
+  kind: 'done';
+  key: string;
+  seq: number;
+  ts: number;
+  status: SessionStatus;
+  result: string;
+  /** the result is the reply just shown above it: the card then shows only the outcome */
+  repeatsLastMessage: boolean;
+}
+
+export type TimelineItem = MessageItem | ToolItem | AskItem | ErrorItem | NoticeItem | StepItem | DoneItem;
+
+export interface StepOutcome {
+  result?: string;
+  agent?: string;
+}
+
+export interface PlanView {
+  snapshot: PlanSnapshot;
+  /** index of the step being worked on, when one is */
+  currentStep?: number;
+  outcomes: Record<number, StepOutcome>;
+  completedSteps: number;
+  totalSteps: number;
+  finished: boolean;
+}
+
+export interface Screenshot {
+  seq: number;
+  ts: number;
+  callId: string;
+  url?: string;
+  action?: string;
+  image: Image;
+}
+
+export interface AgentActivity {
+  agent: string;
+  state: AgentState;
+  phase: 'thinking' | 'acting' | 'idle';
+  step: number;
+  maxSteps: number;
+}
+
+export interface SessionView {
+  sessionId: string;
+  /** highest seq applied: events at or below it are already in (replay and live overlap safely) */
+  lastSeq: number;
+  session?: SessionInfo;
+  title?: string;
+  status?: SessionStatus;
+  items: TimelineItem[];
+  plan?: PlanView;
+  screenshots: Screenshot[];
+  activity?: AgentActivity;
+  usage?: UsageTotals;
+  /** asks still waiting for the user */
+  waitingAsks: string[];
+  result?: string;
+  /** position in `items` of each message, tool call and ask, by its id */
+  index: Record<string, number>;
+}
+
+export function emptySessionView(sessionId: string): SessionView {
+  return { sessionId, lastSeq: 0, items: [], screenshots: [], waitingAsks: [], index: {} };
+}
+
+const BROWSER_TOOL = /browser/i;
+/** calls whose whole story is told elsewhere (terminate: the done card and step markers) unless they fail */
+const QUIET_TOOLS = new Set(['terminate']);
+const URL_IN_TEXT = /https?:\/\/[^\s"'<>)\]]+/;
+
+function itemKey(prefix: string, id: string): string {
+  return `${prefix}:${id}`;
+}
+
+/** Builds the next view from a batch; copies the touched arrays once per batch, not per event. */
+export function applyEvents(view: SessionView, events: readonly CoreEvent[]): SessionView {
+  const fresh = events.filter((event) => event.sessionId === view.sessionId && event.seq > view.lastSeq);
+  if (fresh.length === 0) return view;
+  const draft: SessionView = {
+    ...view,
+    items: view.items.slice(),
+    screenshots: view.screenshots,
+    waitingAsks: view.waitingAsks,
+    index: { ...view.index },
+  };
+  for (const event of fresh) {
+    applyOne(draft, event);
+    draft.lastSeq = Math.max(draft.lastSeq, event.seq);
+  }
+  return draft;
+}
+
+/** The session row as the store has it: title and status even when its events do not say them. */
+export function withSessionInfo(view: SessionView, session: SessionInfo | undefined): SessionView {
+  if (!session) return view;
+  return {
+    ...view,
+    session: view.session ?? session,
+    title: view.title ?? session.title,
+    status: view.status ?? session.status,
+  };
+}
+
+export function sessionViewFromEvents(sessionId: string, events: readonly CoreEvent[]): SessionView {
+  return applyEvents(
+    emptySessionView(sessionId),
+    [...events].sort((a, b) => a.seq - b.seq),
+  );
+}
+
+function applyOne(draft: SessionView, event: CoreEvent): void {
+  switch (event.type) {
+    case 'session':
+      draft.session = event.session;
+      draft.status = event.session.status;
+      draft.title = draft.title ?? event.session.title;
+      if (event.action === 'updated' || event.action === 'created') draft.title = event.session.title;
+      return;
+    case 'title':
+      draft.title = event.title;
+      return;
+    case 'agent_state':
+      draft.activity = {
+        agent: event.agent,
+        state: event.state,
+        phase: event.phase,
+        step: event.step,
+        maxSteps: event.maxSteps,
+      };
+      return;
+    case 'usage':
+      draft.usage = event.session;
+      return;
+    case 'message':
+      return applyMessage(draft, event);
+    case 'tool':
+      return applyTool(draft, event);
+    case 'ask':
+      return applyAsk(draft, event);
+    case 'plan':
+      draft.plan = planFromSnapshot(draft.plan, event.plan, event.action === 'completed');
+      return;
+    case 'step':
+      return applyStep(draft, event);
+    case 'error':
+      draft.items.push({
+        kind: 'error',
+        key: `error:${event.seq}`,
+        seq: event.seq,
+        ts: event.ts,
+        code: event.code,
+        message: event.message,
+        hint: event.hint,
+      });
+      return;
+    case 'notice':
+      draft.items.push({
+        kind: 'notice',
+        key: `notice:${event.seq}`,
+        seq: event.seq,
+        ts: event.ts,
+        level: event.level,
+        code: event.code,
+        text: event.text,
+      });
+      return;
+    case 'done':
+      draft.status = event.status;
+      draft.result = event.result;
+      draft.items.push({
+        kind: 'done',
+        key: `done:${event.seq}`,
+        seq: event.seq,
+        ts: event.ts,
+        status: event.status,
+        result: event.result,
+        repeatsLastMessage: lastAssistantText(draft)?.trim() === event.result.trim(),
+      });
+      endStreaming(draft);
+      if (draft.activity) draft.activity = { ...draft.activity, phase: 'idle' };
+      if (draft.waitingAsks.length > 0) draft.waitingAsks = [];
+      return;
+  }
+}
+
+function replaceItem(draft: SessionView, position: number, item: TimelineItem): void {
+  draft.items[position] = item;
+}
+
+function applyMessage(draft: SessionView, event: CoreEventOf<'message'>): void {
+  const key = itemKey('message', event.messageId);
+  const position = draft.index[key];
+  const existing = position === undefined ? undefined : (draft.items[position] as MessageItem);
+  if (!existing) {
+    draft.index[key] = draft.items.length;
+    draft.items.push({
+      kind: 'message',
+      key,
+      seq: event.seq,
+      ts: event.ts,
+      role: event.role,
+      agent: event.agent,
+      text: event.text,
+      images: event.images ?? [],
+      streaming: event.delta,
+    });
+    return;
+  }
+  replaceItem(draft, position!, {
+    ...existing,
+    text: event.delta ? existing.text + event.text : event.text,
+    images: event.images ? [...existing.images, ...event.images] : existing.images,
+    streaming: event.delta,
+  });
+}
+
+function applyTool(draft: SessionView, event: CoreEventOf<'tool'>): void {
+  if (QUIET_TOOLS.has(event.name) && event.status !== 'error') return;
+  const key = itemKey('tool', event.callId);
+  const position = draft.index[key];
+  const existing = position === undefined ? undefined : (draft.items[position] as ToolItem);
+  const base: ToolItem = existing ?? {
+    kind: 'tool',
+    key,
+    seq: event.seq,
+    ts: event.ts,
+    callId: event.callId,
+    name: event.name,
+    agent: event.agent,
+    args: event.args,
+    status: 'calling',
+    images: [],
+    progress: '',
+  };
+  const next: ToolItem = {
+    ...base,
+    args: event.args ?? base.args,
+    status: event.status,
+    output: event.output ?? base.output,
+    error: event.error ?? base.error,
+    images: event.images ? [...base.images, ...event.images] : base.images,
+    progress: event.progress ? base.progress + event.progress : base.progress,
+    durationMs: event.durationMs ?? base.durationMs,
+  };
+  if (position === undefined) {
+    draft.index[key] = draft.items.length;
+    draft.items.push(next);
+  } else {
+    replaceItem(draft, position, next);
+  }
+  if (event.images?.length && BROWSER_TOOL.test(event.name)) {
+    const url = urlOfBrowserCall(event.args, event.output);
+    const action = actionOfBrowserCall(event.args);
+    draft.screenshots = [
+      ...draft.screenshots,
+      ...event.images.map((image) => ({ seq: event.seq, ts: event.ts, callId: event.callId, url, action, image })),
+    ];
+  }
+}
+
+function applyAsk(draft: SessionView, event: CoreEventOf<'ask'>): void {
+  const key = itemKey('ask', event.askId);
+  const position = draft.index[key];
+  const existing = position === undefined ? undefined : (draft.items[position] as AskItem);
+  const next: AskItem = {
+    kind: 'ask',
+    key,
+    seq: existing?.seq ?? event.seq,
+    ts: existing?.ts ?? event.ts,
+    askId: event.askId,
+    askKind: event.kind,
+    question: event.question || existing?.question || '',
+    tool: event.tool ?? existing?.tool,
+    status: event.status,
+    answer: event.answer ?? existing?.answer,
+  };
+  if (position === undefined) {
+    draft.index[key] = draft.items.length;
+    draft.items.push(next);
+  } else {
+    replaceItem(draft, position, next);
+  }
+  const others = draft.waitingAsks.filter((id) => id !== event.askId);
+  draft.waitingAsks = event.status === 'waiting' ? [...others, event.askId] : others;
+}
+
+function planFromSnapshot(previous: PlanView | undefined, snapshot: PlanSnapshot, finished: boolean): PlanView {
+  const samePlan = previous?.snapshot.planId === snapshot.planId;
+  const current = snapshot.steps.findIndex((step) => step.status === 'in_progress');
+  return {
+    snapshot,
+    currentStep: current >= 0 ? current : undefined,
+    outcomes: samePlan ? previous.outcomes : {},
+    completedSteps: snapshot.steps.filter((step) => step.status === 'completed').length,
+    totalSteps: snapshot.steps.length,
+    finished: finished || (samePlan && previous.finished && current < 0),
+  };
+}
+
+function applyStep(draft: SessionView, event: CoreEventOf<'step'>): void {
+  draft.items.push({
+    kind: 'step',
+    key: `step:${event.seq}`,
+    seq: event.seq,
+    ts: event.ts,
+    action: event.action,
+    stepIndex: event.stepIndex,
+    description: event.description,
+    agent: event.agent,
+    result: event.result,
+  });
+  const plan = draft.plan;
+  if (!plan || plan.snapshot.planId !== event.planId) return;
+  const outcome: StepOutcome = {
+    ...plan.outcomes[event.stepIndex],
+    ...(event.agent ? { agent: event.agent } : {}),
+    ...(event.result ? { result: event.result } : {}),
+  };
+  const status = STEP_STATUS_OF_ACTION[event.action];
+  const steps = plan.snapshot.steps.map((step, index) =>
+    index === event.stepIndex ? { ...step, status, agent: event.agent ?? step.agent } : step,
+  );
+  const currentStep =
+    event.action === 'started' ? event.stepIndex : plan.currentStep === event.stepIndex ? undefined : plan.currentStep;
+  draft.plan = {
+    ...plan,
+    snapshot: { ...plan.snapshot, steps },
+    currentStep,
+    outcomes: { ...plan.outcomes, [event.stepIndex]: outcome },
+    completedSteps: steps.filter((step) => step.status === 'completed').length,
+  };
+}
+
+const STEP_STATUS_OF_ACTION = {
+  started: 'in_progress',
+  completed: 'completed',
+  failed: 'blocked',
+  blocked: 'blocked',
+} as const;
+
+function lastAssistantText(draft: SessionView): string | undefined {
+  for (let position = draft.items.length - 1; position >= 0; position -= 1) {
+    const item = draft.items[position];
+    if (item.kind === 'message' && item.role === 'assistant') return item.text;
+  }
+  return undefined;
+}
+
+function endStreaming(draft: SessionView): void {
+  draft.items.forEach((item, position) => {
+    if (item.kind === 'message' && item.streaming) replaceItem(draft, position, { ...item, streaming: false });
+    if (item.kind === 'tool' && item.status === 'calling')
+      replaceItem(draft, position, { ...item, status: 'error', error: item.error ?? 'stopped' });
+  });
+}
+
+function urlOfBrowserCall(args: unknown, output: string | undefined): string | undefined {
+  if (args && typeof args === 'object' && 'url' in args && typeof args.url === 'string') return args.url;
+  return output?.match(URL_IN_TEXT)?.[0];
+}
+
+function actionOfBrowserCall(args: unknown): string | undefined {
+  return args && typeof args === 'object' && 'action' in args && typeof args.action === 'string'
+    ? args.action
+    : undefined;
+}
+
+/** The step marker the plan panel shows for a status. */
+export const STEP_MARKERS = {
+  not_started: '[ ]',
+  in_progress: '[→]',
+  completed: '[✓]',
+  blocked: '[!]',
+} as const;
+
+export function isRunning(view: SessionView | undefined): boolean {
+  return view?.status === 'running';
+}

@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import { CoreEventSchema, SessionInfoSchema, SessionModeSchema, SessionStatusSchema } from './events.js';
+import { AppSettingsSchema } from '../main/config/settings.js';
+import type { RequestName } from './contract/names.js';
+
+/**
+ * The one contract between the UI and the core: every request (name, request schema, reply schema) and the
+ * event stream. Electron IPC and HTTP+WebSocket both carry exactly this table.
+ */
+
+const SessionRef = z.object({ sessionId: z.string().min(1) });
+const Ok = z.object({ ok: z.literal(true) });
+
+export const StartTaskRequestSchema = z.object({
+  task: z.string().trim().min(1, 'the task is empty'),
+  sessionId: z.string().optional(),
+  mode: SessionModeSchema.optional(),
+  agents: z.array(z.string()).optional(),
+  workspace: z.string().optional(),
+  model: z.string().optional(),
+  maxSteps: z.number().int().positive().optional(),
+  /** flows: run independent plan steps at the same time */
+  parallel: z.number().int().positive().max(16).optional(),
+});
+export type StartTaskRequest = z.infer<typeof StartTaskRequestSchema>;
+
+export const SessionSummarySchema = z.object({ session: SessionInfoSchema, running: z.boolean() });
+export type SessionSummary = z.infer<typeof SessionSummarySchema>;
+
+export const SearchHitSchema = z.object({ session: SessionInfoSchema, snippet: z.string() });
+
+export const ExportFormatSchema = z.enum(['md', 'json']);
+export const ExportedSessionSchema = z.object({ filename: z.string(), mimeType: z.string(), content: z.string() });
+export type ExportedSession = z.infer<typeof ExportedSessionSchema>;
+
+export const ModelChoiceSchema = z.object({ name: z.string(), model: z.string(), vision: z.boolean() });
+export type ModelChoice = z.infer<typeof ModelChoiceSchema>;
+
+export const AppInfoSchema = z.object({
+  version: z.string(),
+  /** which transport the renderer is on */
+  shell: z.enum(['electron', 'web']),
+  platform: z.string(),
+  dataDir: z.string(),
+  models: z.array(ModelChoiceSchema),
+  defaultModel: z.string().optional(),
+  runningSessionIds: z.array(z.string()),
+});
+export type AppInfo = z.infer<typeof AppInfoSchema>;
+
+/** Settings as the renderer sees them: secrets replaced by a mask (see SECRET_MASK). */
+export const MaskedSettingsSchema = AppSettingsSchema;
+export type MaskedSettings = z.infer<typeof MaskedSettingsSchema>;
+/** A secret field sent back unchanged (masked) keeps the stored value. */
+export { SECRET_MASK } from '../main/store/settings-secrets.js';
+
+function request<Req extends z.ZodType, Reply extends z.ZodType>(req: Req, reply: Reply) {
+  return { request: req, reply };
+}
+
+export const CONTRACT = {
+  startTask: request(StartTaskRequestSchema, SessionRef),
+  cancel: request(SessionRef, Ok),
+  resume: request(SessionRef, SessionRef),
+  answer: request(SessionRef.extend({ askId: z.string().min(1), answer: z.string() }), Ok),
+  listSessions: request(
+    z.object({
+      limit: z.number().int().positive().max(1000).optional(),
+      offset: z.number().int().nonnegative().optional(),
+      status: SessionStatusSchema.optional(),
+    }),
+    z.array(SessionSummarySchema),
+  ),
+  getSession: request(SessionRef, SessionSummarySchema.nullable()),
+  getEvents: request(
+    SessionRef.extend({
+      afterSeq: z.number().int().nonnegative().optional(),
+      limit: z.number().int().positive().optional(),
+    }),
+    z.array(CoreEventSchema),
+  ),
+  searchSessions: request(
+    z.object({ query: z.string().min(1), limit: z.number().int().positive().max(200).optional() }),
+    z.array(SearchHitSchema),
+  ),
+  renameSession: request(SessionRef.extend({ title: z.string().trim().min(1).max(200) }), SessionInfoSchema),
+  deleteSession: request(SessionRef, Ok),
+  exportSession: request(SessionRef.extend({ format: ExportFormatSchema }), ExportedSessionSchema),
+  getSettings: request(z.object({}), MaskedSettingsSchema),
+  updateSettings: request(z.object({ settings: AppSettingsSchema }), MaskedSettingsSchema),
+  appInfo: request(z.object({}), AppInfoSchema),
+} as const;
+
+export type Contract = typeof CONTRACT;
+// REQUEST_NAMES (zod-free, for the preload) and the table must list the same names
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const namesMatch: Same<keyof Contract, RequestName> = true;
+void namesMatch;
+
+export type RequestOf<K extends RequestName> = z.input<Contract[K]['request']>;
+export type ParsedRequestOf<K extends RequestName> = z.infer<Contract[K]['request']>;
+export type ReplyOf<K extends RequestName> = z.infer<Contract[K]['reply']>;
+
+/** What the core implements: one handler per request; a missing one fails to compile. */
+export type CoreHandlers = { [K in RequestName]: (request: ParsedRequestOf<K>) => Promise<ReplyOf<K>> | ReplyOf<K> };
+
+/** An error as it crosses the boundary: a code the UI can act on, a readable message and, when known, the fix. */
+export const CoreErrorSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  hint: z.string().optional(),
+});
+export type CoreError = z.infer<typeof CoreErrorSchema>;
+
+/** Every reply travels in this envelope so errors keep their code over IPC and HTTP alike. */
+export type InvokeResult<T> = { ok: true; value: T } | { ok: false; error: CoreError };
+
+export const EventStreamSchema = CoreEventSchema;
+
+export { REQUEST_NAMES, isRequestName, type RequestName } from './contract/names.js';

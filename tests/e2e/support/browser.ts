@@ -1,0 +1,51 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright';
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+export const ARTIFACTS_DIR = join('test-artifacts', 'e2e');
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_FLAGS });
+}
+
+export interface WatchedPage {
+  page: Page;
+  /** alert/confirm/prompt dialogs that opened: hostile markup that ran would show here */
+  dialogs: string[];
+  /** uncaught errors in the page */
+  pageErrors: string[];
+  console: string[];
+  screenshot(name: string): Promise<void>;
+}
+
+/** A page whose dialogs, errors and console are recorded (dialogs are dismissed so nothing hangs). */
+export async function openPage(browser: Browser, url: string): Promise<WatchedPage> {
+  const page = await browser.newPage({ viewport: { width: 1360, height: 860 } });
+  const watched: WatchedPage = {
+    page,
+    dialogs: [],
+    pageErrors: [],
+    console: [],
+    screenshot: async (name) => {
+      mkdirSync(ARTIFACTS_DIR, { recursive: true });
+      await page.screenshot({ path: join(ARTIFACTS_DIR, `${name}.png`), fullPage: false });
+    },
+  };
+  page.on('dialog', (dialog) => {
+    watched.dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  page.on('pageerror', (error) => watched.pageErrors.push(error.message));
+  page.on('console', (message) => watched.console.push(`${message.type()}: ${message.text()}`));
+  await page.goto(url);
+  return watched;
+}

@@ -1,0 +1,162 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright';
+import type { Script } from '../support/fake-llm/index.js';
+import { htmlPage, startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
+import { serveApp, type ServedApp } from './support/served-app.js';
+import { CHROMIUM_PATH, launchChromium, openPage, type WatchedPage } from './support/browser.js';
+import { call, finish } from './support/scripts.js';
+
+const RUN_TIMEOUT_MS = 90_000;
+
+let browser: Browser;
+let app: ServedApp | undefined;
+let watched: WatchedPage | undefined;
+let site: FixtureServer | undefined;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+afterEach(async (context) => {
+  if (context.task.result?.state === 'fail' && watched) {
+    await watched.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`);
+    console.error(`server output:\n${app?.logs()}`);
+  }
+  await watched?.page.close();
+  await app?.stop();
+  await site?.close();
+  app = undefined;
+  watched = undefined;
+  site = undefined;
+});
+
+/** One tool call, then a final answer. */
+function oneCall(name: string, args: unknown, answer: string): Script {
+  return (request) =>
+    request.index === 0 ? { text: `Using ${name}.`, toolCalls: [call(name, args)] } : finish(answer);
+}
+
+async function runTask(
+  script: Script,
+  task: string,
+  options: Parameters<typeof serveApp>[1] = {},
+): Promise<WatchedPage> {
+  app = await serveApp(script, options);
+  watched = await openPage(browser, app.url);
+  const input = watched.page.getByTestId('composer-input');
+  await input.waitFor();
+  await input.fill(task);
+  await input.press('Enter');
+  await expect
+    .poll(() => watched!.page.getByTestId('session-status').getAttribute('data-status'), { timeout: RUN_TIMEOUT_MS })
+    .toBe('finished');
+  return watched;
+}
+
+describe('tool cards against manus serve', () => {
+  it('opens a python card into its code, output and the matplotlib figure', async () => {
+    const code = [
+      'import matplotlib.pyplot as plt',
+      'fib = [0, 1]',
+      'for _ in range(18): fib.append(fib[-1] + fib[-2])',
+      "print('first ten:', fib[:10])",
+      'plt.plot(fib, marker="o")',
+      'plt.title("Fibonacci")',
+      'plt.show()',
+    ].join('\n');
+    const page = await runTask(oneCall('python_execute', { code }, 'The chart is drawn.'), 'Plot Fibonacci numbers');
+    const card = page.page.locator('.tool-card[data-tool="python_execute"]');
+    expect(await card.getAttribute('class')).toContain('tool-done');
+    await card.locator('.tool-card-head').click();
+    await card.locator('.tool-output', { hasText: 'first ten: [0, 1, 1, 2, 3, 5, 8, 13, 21, 34]' }).waitFor();
+    expect(await card.locator('.code-block code').innerText()).toContain('fib.append');
+    const figure = card.locator('.tool-figure img').first();
+    await figure.waitFor();
+    const size = await figure.evaluate((image: HTMLImageElement) => ({
+      width: image.naturalWidth,
+      height: image.naturalHeight,
+    }));
+    expect(size.width).toBeGreaterThan(100);
+    expect(size.height).toBeGreaterThan(100);
+    expect(await card.locator('.tool-duration').innerText()).toMatch(/\d/);
+    await page.screenshot('python-card-with-figure');
+  });
+
+  it('shows bash as a terminal and file edits as content and a diff', async () => {
+    const steps = [
+      call('bash', { command: 'echo "hello from the sandbox" && uname -s' }),
+      call('str_replace_editor', {
+        command: 'create',
+        path: '/workspace/greet.py',
+        file_text: 'name = "world"\nprint(f"hello {name}")\n',
+      }),
+      call('str_replace_editor', {
+        command: 'str_replace',
+        path: '/workspace/greet.py',
+        old_str: 'name = "world"',
+        new_str: 'name = "Manus"',
+      }),
+    ];
+    const page = await runTask(
+      (request) => (request.index < steps.length ? { toolCalls: [steps[request.index]] } : finish('Edited.')),
+      'Make a greeting script',
+    );
+    const terminal = page.page.locator('.tool-card[data-tool="bash"]');
+    await terminal.locator('.tool-card-head').click();
+    await terminal.locator('.terminal', { hasText: 'hello from the sandbox' }).waitFor();
+    expect(await terminal.locator('.terminal').innerText()).toMatch(/^\$ echo "hello from the sandbox"[\s\S]*Linux/);
+
+    const edits = page.page.locator('.tool-card[data-tool="str_replace_editor"]');
+    await edits.nth(0).locator('.tool-card-head').click();
+    await edits.nth(0).locator('.code-block', { hasText: 'print(f"hello {name}")' }).waitFor();
+    await edits.nth(1).locator('.tool-card-head').click();
+    expect(await edits.nth(1).locator('.diff-removed').innerText()).toContain('name = "world"');
+    expect(await edits.nth(1).locator('.diff-added').innerText()).toContain('name = "Manus"');
+    await edits.nth(1).scrollIntoViewIfNeeded();
+    await page.screenshot('bash-terminal-and-file-diff');
+  });
+
+  it('shows the browser screenshot and its url in the browser panel', async () => {
+    site = await startFixtureServer();
+    site.route(
+      '/welcome',
+      htmlPage('<h1 style="color:#c00;font-size:64px">Fixture page for Manus</h1><a href="/next">next</a>', 'Welcome'),
+    );
+    const url = site.url('/welcome');
+    const page = await runTask(
+      oneCall('browser_use', { action: 'go_to_url', url }, 'I opened the page.'),
+      'Open the page',
+      {
+        config: { 'browser.executablePath': CHROMIUM_PATH },
+      },
+    );
+    const panel = page.page.getByTestId('browser-panel');
+    await panel.waitFor();
+    expect(await panel.locator('.browser-url-bar').innerText()).toBe(url);
+    const shot = panel.locator('.browser-shot');
+    const width = await shot.evaluate((image: HTMLImageElement) => image.naturalWidth);
+    expect(width).toBeGreaterThan(300);
+    const card = page.page.locator('.tool-card[data-tool="browser_use"]');
+    await card.locator('.tool-card-head').click();
+    await card.locator('.browser-url', { hasText: url }).waitFor();
+    await page.screenshot('browser-panel');
+  });
+
+  it('shows Docker missing as a banner with the fix on the tool card', async () => {
+    const page = await runTask(
+      oneCall('python_execute', { code: 'print(1)' }, 'Python is not available.'),
+      'Run python',
+      {
+        env: { DOCKER_HOST: 'unix:///nonexistent/docker.sock' },
+      },
+    );
+    const banner = page.page.locator('.tool-card .problem-banner[data-problem="docker_missing"]');
+    await banner.waitFor();
+    expect(await banner.innerText()).toMatch(/Start Docker|sandbox/i);
+    await page.screenshot('docker-missing');
+  });
+});
