@@ -4,8 +4,8 @@ import type { Image } from '../../shared/events.js';
 import type { Plan } from '../store/plan-store.js';
 
 /** the final message carries at most this many of the charts and pictures the steps made */
-const MAX_IMAGES = 6;
-const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+const MAX_IMAGES = 4;
+const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
 const IMAGE_TYPES: Record<string, Image['mimeType']> = {
   '.png': 'image/png',
   '.jpg': 'image/jpeg',
