@@ -3,7 +3,7 @@
  * the JPEG screenshot, on a simple local page. Run: npx tsx bench/browser/browser-bench.ts
  */
 import { performance } from 'node:perf_hooks';
-import { closeSharedBrowsers, sharedBrowser } from '../../src/main/browser/browser-launcher.js';
+import { closeSharedBrowsers, leaseBrowser } from '../../src/main/browser/browser-launcher.js';
 import { BrowserSettingsSchema } from '../../src/main/browser/browser-settings.js';
 import { browserUseTool } from '../../src/main/tool/browser-use.js';
 import { htmlPage, startFixtureServer } from '../../tests/support/fixture-server.js';
@@ -24,7 +24,7 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-async function timed<T>(run: () => Promise<T>): Promise<number> {
+async function timed(run: () => Promise<unknown>): Promise<number> {
   const started = performance.now();
   await run();
   return performance.now() - started;
@@ -34,8 +34,10 @@ async function measureLaunch(): Promise<number[]> {
   const settings = BrowserSettingsSchema.parse({});
   const samples: number[] = [];
   for (let i = 0; i < LAUNCHES; i++) {
-    samples.push(await timed(() => sharedBrowser(settings)));
-    await closeSharedBrowsers();
+    const started = performance.now();
+    const lease = await leaseBrowser(settings);
+    samples.push(performance.now() - started);
+    await lease.release();
   }
   return samples;
 }
@@ -59,7 +61,7 @@ async function measureActions(): Promise<Row[]> {
   const rows: Row[] = [];
   try {
     rows.push({
-      name: 'first action (context + page + state)',
+      name: 'first action (launch, context, page, state)',
       samples: [await timed(() => run({ action: 'go_to_url', url: server.url('/simple') }))],
     });
     const clickIndex = 1;

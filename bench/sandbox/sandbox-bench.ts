@@ -3,6 +3,7 @@
  * session's persistent drivers, and the naive way (a fresh `docker exec` per call) for the ratio.
  * Run: npx tsx bench/sandbox/sandbox-bench.ts [--warm N] [--cold N] [--naive N]
  */
+import { cpus, loadavg } from 'node:os';
 import { PassThrough } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { dockerClient } from '../../src/main/sandbox/engine.js';
@@ -72,6 +73,8 @@ async function naiveExec(containerId: string, cmd: string[], user: string): Prom
 }
 
 async function main(): Promise<void> {
+  // the figures scale with machine load: say what it was
+  const loadBefore = loadavg()[0] ?? 0;
   const rows: Row[] = [];
   rows.push({ name: 'cold start → first python result', samples: await coldStarts(), target: 1000 });
 
@@ -114,6 +117,9 @@ async function main(): Promise<void> {
       target: row.target ? `p50 ≤ ${row.target} ms: ${p50 <= row.target ? 'PASS' : 'FAIL'}` : '',
     };
   });
+  console.log(
+    `${cpus().length} CPUs, load average ${loadBefore.toFixed(1)} before / ${(loadavg()[0] ?? 0).toFixed(1)} after`,
+  );
   console.table(table);
   const p50Of = (name: string): number =>
     percentile(

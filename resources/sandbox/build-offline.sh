@@ -10,7 +10,7 @@ MIRROR="${MANUS_SANDBOX_MIRROR:-http://deb.debian.org/debian}"
 SUITE=bookworm
 FORCE=0
 # bump when the rootfs recipe changes so an old cached tarball is not reused
-RECIPE_VERSION=2
+RECIPE_VERSION=3
 PACKAGES=python3,python3-numpy,python3-pandas,python3-matplotlib,python3-requests,bash,coreutils,procps,ca-certificates
 SANDBOX_USER=manus
 SANDBOX_UID=1000
@@ -59,6 +59,18 @@ build_rootfs() {
   echo "$SANDBOX_USER:x:$SANDBOX_UID:" >>"$rootfs/etc/group"
   echo "$SANDBOX_USER:*:19000:0:99999:7:::" >>"$rootfs/etc/shadow"
   install -d -m 0755 -o "$SANDBOX_UID" -g "$SANDBOX_UID" "$rootfs/home/$SANDBOX_USER" "$rootfs/workspace"
+  # compilers and headers arrive through python3-pythran (scipy <- fonttools <- matplotlib) and are never used at run time
+  local build_only installed
+  build_only=(gcc-12 g++-12 cpp-12 gcc g++ cpp libgcc-12-dev libstdc++-12-dev libboost1.74-dev libboost-dev
+    libopenblas-pthread-dev libopenblas-dev libblas-dev liblapack-dev libc6-dev linux-libc-dev libpython3.11-dev
+    python3.11-dev python3-dev libpython3-dev libexpat1-dev zlib1g-dev binutils binutils-common
+    binutils-x86-64-linux-gnu libbinutils libctf0 libctf-nobfd0 libgprofng0 libasan8 libtsan2 liblsan0 libubsan1
+    libhwasan0 libitm1 libcc1-0 unicode-data)
+  installed="$(chroot "$rootfs" dpkg-query -W -f='${Package}\n' "${build_only[@]}" 2>/dev/null || true)"
+  if [[ -n "$installed" ]]; then
+    # shellcheck disable=SC2086
+    chroot "$rootfs" dpkg --purge --force-depends $installed >>"$log" 2>&1 || die "could not remove build-only packages"
+  fi
   # smaller image: package caches, docs and man pages are not needed at run time
   rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/* \
     "$rootfs"/usr/share/doc/* "$rootfs"/usr/share/man/* "$rootfs"/usr/share/info/*

@@ -96,3 +96,47 @@ describe('tool approval', () => {
     expect(parseApprovalAnswer('not this one')).toBe('deny');
   });
 });
+
+describe('per-tool MCP approval', () => {
+  it('asks for an MCP tool set to "ask" even under the auto policy, and skips one set to "auto" under "all"', async () => {
+    const { HumanChannel } = await import('../../src/main/session/human-channel.js');
+    const { createApprovalGate } = await import('../../src/main/approval/approval-gate.js');
+    const { AppSettingsSchema } = await import('../../src/main/config/settings.js');
+    const { z } = await import('zod');
+    const asked: string[] = [];
+    const human = new HumanChannel(
+      's',
+      (event) => {
+        if (event.type === 'ask' && event.status === 'waiting') {
+          asked.push(event.tool?.name ?? '');
+          queueMicrotask(() => human.answer(event.askId, 'y'));
+        }
+      },
+      true,
+    );
+    const mcpTool = (name: string) => ({
+      name,
+      description: '',
+      parameters: z.object({}),
+      risk: 'execute' as const,
+      execute: async () => ({}),
+    });
+    const servers = { everything: { type: 'stdio', command: 'x', toolApproval: { echo: 'ask', add: 'auto' } } };
+    const signal = new AbortController().signal;
+    const autoGate = createApprovalGate({
+      settings: () => AppSettingsSchema.parse({ approval: { policy: 'auto' }, mcp: { servers } }),
+      human,
+    });
+    expect(await autoGate({ callId: '1', tool: mcpTool('mcp_everything_echo'), args: {}, signal })).toEqual({
+      allowed: true,
+    });
+    const allGate = createApprovalGate({
+      settings: () => AppSettingsSchema.parse({ approval: { policy: 'all' }, mcp: { servers } }),
+      human,
+    });
+    expect(await allGate({ callId: '2', tool: mcpTool('mcp_everything_add'), args: {}, signal })).toEqual({
+      allowed: true,
+    });
+    expect(asked).toEqual(['mcp_everything_echo']);
+  });
+});

@@ -98,6 +98,11 @@ describe('connecting over CDP', () => {
     const state = await actOk(ctx, { action: 'go_to_url', url: server.url('/cdp') });
     expect(state).toContain('Title: Over CDP');
     expect(state).toContain('<button>Remote</button>');
+    // letting go of a browser the user runs only disconnects from it
+    await ctx.resources.disposeAll();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(chromium.exitCode).toBeNull();
+    expect(chromium.signalCode).toBeNull();
   });
 
   it('says how to fix an unreachable CDP URL', async () => {
@@ -179,5 +184,27 @@ describe('the web_search browser action', () => {
     expect(state).toContain(`3. DDG result 3 for facts — ${server.url('/page/3')}`);
     expect(state).toContain(`Opened ${server.url('/page/1')} (the first result)`);
     expect(state).toContain('Title: One');
+  });
+});
+
+describe('process lifetime', () => {
+  it('lets the process exit once the last session released its browser', async () => {
+    const script = new URL('./fixtures/browse-and-exit.ts', import.meta.url).pathname;
+    const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exitCode = await new Promise<number | null>((resolve) => {
+      const timer = setTimeout(() => {
+        child.kill();
+        resolve(null);
+      }, 30_000);
+      child.on('exit', (code) => {
+        clearTimeout(timer);
+        resolve(code);
+      });
+    });
+    expect(output).toContain('browsed');
+    expect(exitCode).toBe(0);
   });
 });

@@ -73,6 +73,10 @@ beforeAll(async () => {
        <div style="position:fixed; inset:0; background:rgba(0,0,0,.5)"><button>Close modal</button></div>`,
       'Modal',
     ),
+    '/dialogs': htmlPage(
+      `<button onclick="document.title = confirm('Delete the draft?') ? 'deleted' : 'kept'">Delete</button>`,
+      'Dialogs',
+    ),
     '/keys': htmlPage(
       `<input id="field" placeholder="Press keys here" onkeydown="if (event.key === 'Enter') document.title = 'Entered ' + this.value">`,
       'Keys',
@@ -199,6 +203,13 @@ describe('browser_use on real pages', () => {
     const state = await actOk(ctx, { action: 'go_to_url', url: server.url('/modal') });
     expect(state).toContain('Close modal');
     expect(state).not.toContain('Behind the modal');
+  });
+
+  it('answers a confirm dialog and tells the model what it said', async () => {
+    const state = await actOk(ctx, { action: 'go_to_url', url: server.url('/dialogs') });
+    const clicked = await actOk(ctx, { action: 'click_element', index: indexOf(state, 'Delete') });
+    expect(clicked).toContain('showed a confirm dialog ("Delete the draft?"); it was accepted');
+    expect(clicked).toContain('Title: deleted');
   });
 
   it('sends keys, goes back, refreshes and waits', async () => {

@@ -2,16 +2,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolSpec } from '../../src/main/tool/tool-collection.js';
-import { closeSharedBrowsers, sharedBrowser } from '../../src/main/browser/browser-launcher.js';
+import { closeSharedBrowsers } from '../../src/main/browser/browser-launcher.js';
 import { browserSessionResource } from '../../src/main/browser/browser-resource.js';
 import { provideLlm } from '../../src/main/config/session-settings.js';
 import { createLlm } from '../../src/main/llm/client.js';
-import { BrowserSettingsSchema } from '../../src/main/browser/browser-settings.js';
 import { browserUseTool } from '../../src/main/tool/browser-use.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js';
 import { htmlPage, startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import type { TestToolContext } from '../support/tool-context.js';
-import { act, actOk, activePage, browserContext, CHROMIUM, indexOf } from './browser-test-kit.js';
+import { act, actOk, activePage, browserContext, indexOf } from './browser-test-kit.js';
 
 const ARTICLE = htmlPage(
   `<main><h1>Quarterly report</h1><p>Revenue grew to <strong>42 million</strong> in Q3.</p>
@@ -198,8 +197,9 @@ describe('browser sessions', () => {
     await actOk(bob, { action: 'go_to_url', url: server.url('/show-cookie') });
     expect(await (await activePage(bob)).textContent('#cookie')).toBe('no cookie');
 
-    const browser = await sharedBrowser(BrowserSettingsSchema.parse({ executablePath: CHROMIUM }));
     const aliceContext = (await alice.resources.get(browserSessionResource)).context;
+    const browser = aliceContext.browser()!;
+    expect((await bob.resources.get(browserSessionResource)).context.browser()).toBe(browser);
     expect(browser.contexts()).toContain(aliceContext);
     await alice.resources.disposeAll();
     expect(browser.contexts()).not.toContain(aliceContext);
@@ -214,6 +214,15 @@ describe('browser sessions', () => {
     const result = await waiting;
     expect(result.error).toBe('The wait action was cancelled.');
     expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('lists at most maxElements elements and says how many were left out', async () => {
+    server.route('/many', htmlPage([1, 2, 3, 4, 5].map((n) => `<button>Button ${n}</button>`).join(''), 'Many'));
+    const ctx = session({ settings: { browser: { maxElements: 2 } } });
+    const state = await actOk(ctx, { action: 'go_to_url', url: server.url('/many') });
+    expect(state).toContain('[2]<button>Button 2</button>');
+    expect(state).not.toContain('Button 3');
+    expect(state).toContain('… 3 more interactive elements not listed');
   });
 
   it('says how to fix a missing browser binary', async () => {

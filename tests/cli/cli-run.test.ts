@@ -37,7 +37,7 @@ function parseNdjson(stdout: string): CoreEvent[] {
     .map((line) => CoreEventSchema.parse(JSON.parse(line)));
 }
 
-describe('manus run', () => {
+describe('manus run', { timeout: 180_000 }, () => {
   it('prints --help', async () => {
     const result = await runCli(['--help']);
     expect(result.code).toBe(0);

@@ -49,7 +49,7 @@ describe('a flow killed with SIGKILL mid-step', () => {
     child.stdin?.end();
     let stdout = '';
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`step 2 never started: ${stdout}`)), 20_000);
+      const timer = setTimeout(() => reject(new Error(`step 2 never started: ${stdout}`)), 30_000);
       child.stdout?.on('data', (chunk) => {
         stdout += chunk;
         if (/"type":"step","action":"started"[^\n]*"stepIndex":2/.test(stdout)) {
@@ -160,7 +160,8 @@ describe('manus resume in agent mode', () => {
   });
 });
 
-async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+// the CLI takes seconds to start when the machine is busy
+async function until(condition: () => boolean, timeoutMs = 30_000): Promise<void> {
   const start = Date.now();
   while (!condition()) {
     if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');

@@ -318,6 +318,46 @@ describe('PlanningFlow', () => {
     expect(plansOf(sessionId)[0].parallel).toBe(2);
   });
 
+  it('starts a step as soon as what it needs is done, and a revision while a step runs does not lose it', async () => {
+    let revised = false;
+    harness = await startCoreHarness(
+      planningScript({
+        plan: () => createPlan('Pool', ['Slow A', 'Fast B', 'After B'], [[], [], [1]]),
+        step: (step) =>
+          step.text === 'Slow A' ? { ...finish('slow result'), delayMs: 1500 } : finish(`result of ${step.text}`),
+        revise: (revise) => {
+          if (revised || !revise.prompt.includes('Step 1 completed')) return { text: 'continue' };
+          revised = true;
+          return {
+            toolCalls: [
+              call('planning', {
+                command: 'update',
+                steps: ['Set up', 'Slow A', 'Fast B', 'After B'],
+                step_dependencies: [[], [], [], [2]],
+              }),
+            ],
+          };
+        },
+      }),
+    );
+    const { sessionId, done } = harness.service.start({ task: 'Pool', mode: 'planning', parallel: 2 });
+    expect((await done).status).toBe('finished');
+    const steps = ofType(harness.store.listEvents(sessionId), 'step');
+    const seqOf = (text: string, action: string) =>
+      steps.find((e) => e.description === text && e.action === action)!.seq;
+    // "After B" did not wait for the slow step
+    expect(seqOf('After B', 'started')).toBeLessThan(seqOf('Slow A', 'completed'));
+    expect(seqOf('Set up', 'started')).toBeLessThan(seqOf('Slow A', 'completed'));
+    // the slow step was moved from index 0 to 1 while it ran, and its result landed on it
+    expect(steps.find((e) => e.description === 'Slow A' && e.action === 'completed')?.stepIndex).toBe(1);
+    expect(plansOf(sessionId)[0].steps.map((s) => [s.text, s.status, s.notes, s.runs])).toEqual([
+      ['Set up', 'completed', 'result of Set up', 1],
+      ['Slow A', 'completed', 'slow result', 1],
+      ['Fast B', 'completed', 'result of Fast B', 1],
+      ['After B', 'completed', 'result of After B', 1],
+    ]);
+  });
+
   it('refuses an unknown agent with the list of known ones', async () => {
     harness = await startCoreHarness(planningScript());
     const { done } = harness.service.start({ task: 'x', mode: 'planning', agents: ['manus', 'wizard'] });

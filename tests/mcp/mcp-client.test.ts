@@ -97,6 +97,19 @@ describe('MCP client against server-everything', () => {
     expect(existsSync(join(logDir, 'mcp-everything.log'))).toBe(true);
   });
 
+  it('reports the progress of a long call as tool progress events', async () => {
+    const { manager } = await startManager({ everything: everythingStdio });
+    const ctx = createToolContext();
+    const tool = toolNamed(manager, 'mcp_everything_trigger-long-running-operation');
+    const result = await tool.execute({ duration: 1, steps: 2 }, ctx);
+    expect(result.output).toMatch(/Long running operation completed/);
+    const progress = ctx.events.flatMap((event) => (event.type === 'tool' && event.progress ? [event.progress] : []));
+    // the SDK may drop the last notification when the result arrives in the same read
+    expect(progress[0]).toBe('1/2');
+    expect(progress.every((line) => /^[12]\/2$/.test(line))).toBe(true);
+    expect(ctx.events[0]).toMatchObject({ type: 'tool', callId: ctx.callId, status: 'calling', name: tool.name });
+  });
+
   it('passes the configured env to a stdio server', async () => {
     const { manager } = await startManager({
       everything: { ...everythingStdio, env: { MANUS_PROBE: 'reached-the-server' } },
@@ -176,6 +189,23 @@ describe('MCP client failures', () => {
     await waitFor(() => manager.status('everything')?.status === 'connected', 20_000, 'reconnect');
     expect(manager.status('everything')?.pid).not.toBe(pid);
     expect((await call(manager, 'mcp_everything_echo', { message: 'back again' })).output).toBe('Echo: back again');
+  });
+
+  it('notices a remote server that went away and reconnects when it is back', async () => {
+    const first = await startEverythingHttp('streamableHttp');
+    const { manager } = await startManager({ remote: { type: 'http', url: `http://127.0.0.1:${first.port}/mcp` } });
+    expect(manager.status('remote')?.status).toBe('connected');
+    await first.stop();
+
+    const failed = await call(manager, 'mcp_remote_echo', { message: 'hello?' });
+    expect(failed.error).toMatch(/MCP tool "echo" on server "remote" failed: /);
+    await waitFor(() => manager.status('remote')?.status !== 'connected', 15_000, 'the outage to be noticed');
+    expect(manager.status('remote')?.error).toBeTruthy();
+
+    const second = await startEverythingHttp('streamableHttp', first.port);
+    httpServers.push(second);
+    await waitFor(() => manager.status('remote')?.status === 'connected', 30_000, 'reconnect');
+    expect((await call(manager, 'mcp_remote_echo', { message: 'back' })).output).toBe('Echo: back');
   });
 
   it('cancels a call when the run is aborted, leaving the server usable', async () => {

@@ -4,11 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SessionMcp } from '../../src/main/mcp/session-mcp.js';
 import { McpSettingsSchema } from '../../src/main/mcp/mcp-settings.js';
+import { provideSettings } from '../../src/main/config/session-settings.js';
+import { AppSettingsSchema } from '../../src/main/config/settings.js';
 import { createToolContext } from '../support/tool-context.js';
 import { EVERYTHING_ENTRY } from './support/reference-servers.js';
 
 describe('SessionMcp', () => {
-  it("connects a live session's servers, serves their tools per session, follows settings and closes with the session", async () => {
+  it("connects a live session's servers, serves their tools per session, follows the session's settings each turn and closes with the session", async () => {
     const servers = {
       everything: { type: 'stdio' as const, command: 'node', args: [EVERYTHING_ENTRY, 'stdio'] },
       missing: { type: 'stdio' as const, command: 'manus-missing-binary' },
@@ -25,6 +27,15 @@ describe('SessionMcp', () => {
     const echo = tools.find((tool) => tool.name === 'mcp_everything_echo');
     expect((await echo?.execute({ message: 'from a session' }, ctx))?.output).toBe('Echo: from a session');
     expect(sessionMcp.extraTools('another-session')).toEqual([]);
+
+    provideSettings(ctx.resources, AppSettingsSchema.parse({ mcp: { servers: { missing: servers.missing } } }));
+    await sessionMcp.ready(ctx.resources);
+    expect(sessionMcp.extraTools(ctx.sessionId)).toEqual([]);
+    expect(manager.status('everything')).toBeUndefined();
+
+    provideSettings(ctx.resources, AppSettingsSchema.parse({ mcp: { servers } }));
+    await sessionMcp.ready(ctx.resources);
+    expect(sessionMcp.extraTools(ctx.sessionId).map((tool) => tool.name)).toContain('mcp_everything_echo');
 
     await sessionMcp.applySettings(
       McpSettingsSchema.parse({ servers: { everything: { ...servers.everything, enabled: false } } }),

@@ -91,7 +91,7 @@ describe('bash in the Docker sandbox', () => {
     const external = await call(bashTool, { command: 'sleep 100' }, ctx);
     expect(external.output).toContain('still running');
     const stoppedAgain = await call(bashTool, { ctrl_c: true, command: 'echo $BEFORE' }, ctx);
-    expect(stoppedAgain.output).toMatch(/\[exit code 130\][\s\S]*yes\n\[exit code 0\]$/);
+    expect(stoppedAgain.output).toBe('[exit code 130]\nyes\n[exit code 0]');
     expect(loop.stop()).toBeLessThan(500);
   });
 
@@ -100,6 +100,16 @@ describe('bash in the Docker sandbox', () => {
     expect(exited.output).toMatch(/The shell exited \(code 7\)/);
     const fresh = await call(bashTool, { command: 'pwd; echo "[$GREETING]"' }, ctx);
     expect(fresh.output).toBe('/workspace\n[]\n[exit code 0]');
+  });
+
+  it('cuts long output with a note, keeping its start and end, and a quick call sends no progress events', async () => {
+    ctx.events.length = 0;
+    const result = await call(bashTool, { command: 'seq 1 100000' }, ctx);
+    expect(result.output).toMatch(/^1\n2\n3\n/);
+    expect(result.output).toMatch(/characters of output cut \(limit 10000\)/);
+    expect(result.output).toMatch(/99999\n100000\n\[exit code 0\]$/);
+    expect(result.output?.length).toBeLessThan(10_200);
+    expect(ctx.events.filter((event) => event.type === 'tool')).toEqual([]);
   });
 
   it('refuses an empty call clearly', async () => {

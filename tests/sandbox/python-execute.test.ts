@@ -52,6 +52,17 @@ describe('python_execute in the Docker sandbox', () => {
     expect(result.output).toMatch(/one\ntwo\nthree\nfour/);
   });
 
+  it('survives user code that closes or redirects its output streams', async () => {
+    const closed = await call(
+      pythonExecuteTool,
+      { code: 'import os, sys\nprint("before")\nsys.stdout = open(os.devnull, "w")\nos.close(1)' },
+      ctx,
+    );
+    expect(closed.output).toBe('before');
+    const after = await call(pythonExecuteTool, { code: 'print("after")' }, ctx);
+    expect(after.output).toBe('after');
+  });
+
   it('returns exceptions as tracebacks and keeps going', async () => {
     const result = await call(
       pythonExecuteTool,

@@ -3,6 +3,7 @@ import type { AppSettings } from '../config/settings.js';
 import { loadSettings, saveSettings } from '../config/settings-store.js';
 import { applyLlmOverrides, llmOverridesFromEnv, type LlmOverrides } from '../config/llm-overrides.js';
 import { createLlm } from '../llm/client.js';
+import { closeSharedBrowsers } from '../browser/browser-launcher.js';
 import { SessionMcp } from '../mcp/session-mcp.js';
 import { SessionService } from '../session/session-service.js';
 import type { SecretBox } from '../store/secrets.js';
@@ -75,6 +76,10 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     service,
     mcp,
     runSettings,
-    close: () => service.close(),
+    close: async () => {
+      await service.close();
+      // sessions release their browser contexts; whatever browser process is left goes with the app
+      await closeSharedBrowsers();
+    },
   };
 }

@@ -1,4 +1,5 @@
-import type { ApprovalSettings } from './approval-settings.js';
+import type { AppSettings } from '../config/settings.js';
+import { mcpToolApproval } from '../mcp/mcp-approval.js';
 import type { ToolGate, ToolGateDecision } from './tool-gate.js';
 import type { HumanChannel } from '../session/human-channel.js';
 import type { AnyTool, ToolRisk } from '../tool/tool.js';
@@ -18,7 +19,7 @@ export function parseApprovalAnswer(answer: string): ApprovalAnswer {
 }
 
 export interface ApprovalGateOptions {
-  settings: () => ApprovalSettings;
+  settings: () => Pick<AppSettings, 'approval' | 'mcp'>;
   human: HumanChannel;
   /** the person chose "always allow" for a tool: remember it in the settings */
   rememberAlwaysAllow?: (toolName: string) => void;
@@ -34,10 +35,13 @@ export function createApprovalGate(options: ApprovalGateOptions): ToolGate {
   const approvedHosts = new Set<string>();
 
   const needsApproval = (tool: AnyTool, args: unknown): boolean => {
-    const settings = options.settings();
-    if (NEVER_ASK.has(tool.name) || alwaysAllowed.has(tool.name) || settings.alwaysAllow.includes(tool.name))
+    const { approval: settings, mcp } = options.settings();
+    if (NEVER_ASK.has(tool.name) || alwaysAllowed.has(tool.name) || settings.alwaysAllow.includes(tool.name)) {
       return false;
-    if (tool.approval) return tool.approval === 'ask';
+    }
+    // a choice the person made for this MCP tool overrides the global policy
+    const perTool = mcpToolApproval(mcp, tool.name);
+    if (perTool) return perTool === 'ask';
     if (settings.policy === 'auto') return false;
     if (settings.policy === 'all') return true;
     const risk = tool.riskOf?.(args) ?? tool.risk;

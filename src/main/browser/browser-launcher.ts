@@ -1,4 +1,4 @@
-import { chromium, type Browser, type LaunchOptions } from 'playwright';
+import type { Browser, LaunchOptions } from 'playwright';
 import type { BrowserSettings } from './browser-settings.js';
 import { findBrowserExecutable } from './find-browser-executable.js';
 
@@ -11,8 +11,20 @@ const QUIET_ARGS = [
   '--no-first-run',
 ];
 
+interface SharedBrowser {
+  starting: Promise<Browser>;
+  /** sessions holding a context in it; the browser closes when the last lets go */
+  leases: number;
+}
+
 /** One browser per process and launch configuration; sessions get their own contexts inside it. */
-const browsers = new Map<string, Promise<Browser>>();
+const browsers = new Map<string, SharedBrowser>();
+
+export interface BrowserLease {
+  browser: Browser;
+  /** let go of the browser; the last lease closes it, so an idle app or a finished CLI run holds no browser */
+  release(): Promise<void>;
+}
 
 type LaunchSettings = Pick<
   BrowserSettings,
@@ -37,6 +49,8 @@ function configKey(settings: LaunchSettings): string {
 }
 
 async function startBrowser(settings: LaunchSettings): Promise<Browser> {
+  // loaded on first use: Playwright costs about half a second of start-up to every host that never browses
+  const { chromium } = await import('playwright');
   if (settings.cdpUrl) {
     try {
       return await chromium.connectOverCDP(settings.cdpUrl, { timeout: settings.launchTimeoutMs });
@@ -62,28 +76,51 @@ async function startBrowser(settings: LaunchSettings): Promise<Browser> {
 }
 
 /** The shared browser for these settings, launched (or connected) on first use and again after it died. */
-export function sharedBrowser(settings: LaunchSettings): Promise<Browser> {
+export async function leaseBrowser(settings: LaunchSettings): Promise<BrowserLease> {
   const key = configKey(settings);
-  const existing = browsers.get(key);
-  if (existing) return existing;
-  const starting = startBrowser(settings).then((browser) => {
-    browser.on('disconnected', () => {
-      if (browsers.get(key) === starting) browsers.delete(key);
-    });
-    return browser;
-  });
-  browsers.set(key, starting);
-  starting.catch(() => {
-    if (browsers.get(key) === starting) browsers.delete(key);
-  });
-  return starting;
+  let entry = browsers.get(key);
+  if (!entry) {
+    const created: SharedBrowser = { starting: startBrowser(settings), leases: 0 };
+    browsers.set(key, created);
+    const forget = () => {
+      if (browsers.get(key) === created) browsers.delete(key);
+    };
+    created.starting.then((browser) => browser.on('disconnected', forget), forget);
+    entry = created;
+  }
+  const held = entry;
+  held.leases++;
+  let browser: Browser;
+  try {
+    browser = await held.starting;
+  } catch (error) {
+    held.leases--;
+    throw error;
+  }
+  let released = false;
+  return {
+    browser,
+    async release() {
+      if (released) return;
+      released = true;
+      held.leases--;
+      if (held.leases > 0 || browsers.get(key) !== held) return;
+      browsers.delete(key);
+      await browser.close().catch(() => undefined);
+    },
+  };
+}
+
+/** How many browsers this process holds open (for diagnostics). */
+export function sharedBrowserCount(): number {
+  return browsers.size;
 }
 
 /** Close every browser this process launched; connected browsers are only disconnected. */
 export async function closeSharedBrowsers(): Promise<void> {
   const all = [...browsers.values()];
   browsers.clear();
-  await Promise.all(all.map(async (starting) => (await starting.catch(() => undefined))?.close()));
+  await Promise.all(all.map(async (entry) => (await entry.starting.catch(() => undefined))?.close()));
 }
 
 function firstLine(error: unknown): string {

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { extname, basename, join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { BrowserContext, Download, Locator, Page } from 'playwright';
+import type { BrowserContext, Dialog, Download, Locator, Page } from 'playwright';
 import type { BrowserSettings } from './browser-settings.js';
 import { CLICK_LISTENER_TRACKER } from './dom-index-script.js';
 import { indexPage, type PageState } from './page-state.js';
@@ -33,6 +33,8 @@ export class BrowserSession {
   private activeTabId: number | undefined;
   private pendingDownloads: Promise<DownloadOutcome>[] = [];
   private downloadsStarted = 0;
+  /** dialogs the pages showed since the last report, as notes for the model */
+  private dialogNotes: string[] = [];
   private contextClosed = false;
   /** the tail of the queue of actions; one runs at a time */
   private queue: Promise<unknown> = Promise.resolve();
@@ -43,10 +45,17 @@ export class BrowserSession {
     readonly context: BrowserContext,
     readonly settings: BrowserSettings,
     readonly workspace: string,
+    private readonly releaseBrowser: () => Promise<void>,
   ) {}
 
-  static async open(context: BrowserContext, settings: BrowserSettings, workspace: string): Promise<BrowserSession> {
-    const session = new BrowserSession(context, settings, workspace);
+  /** `releaseBrowser` is called once the context is closed (lets the shared browser close when idle). */
+  static async open(
+    context: BrowserContext,
+    settings: BrowserSettings,
+    workspace: string,
+    releaseBrowser: () => Promise<void>,
+  ): Promise<BrowserSession> {
+    const session = new BrowserSession(context, settings, workspace, releaseBrowser);
     context.setDefaultTimeout(settings.actionTimeoutMs);
     context.setDefaultNavigationTimeout(settings.navigationTimeoutMs);
     await context.addInitScript({ content: CLICK_LISTENER_TRACKER });
@@ -69,6 +78,7 @@ export class BrowserSession {
       this.downloadsStarted++;
       this.pendingDownloads.push(this.saveDownload(download));
     });
+    page.on('dialog', (dialog) => void this.answerDialog(id, dialog));
     page.on('close', () => {
       this.tabs.delete(id);
       if (this.activeTabId === id) this.activeTabId = this.lastTabId();
@@ -194,6 +204,25 @@ export class BrowserSession {
     return this.downloadsStarted;
   }
 
+  /**
+   * Dialogs would block the page: alerts and confirms are accepted (the agent's click asked for what they
+   * confirm), prompts are dismissed since there is no text to give; each is reported once.
+   */
+  private async answerDialog(tabId: number, dialog: Dialog): Promise<void> {
+    const accept = dialog.type() !== 'prompt';
+    this.dialogNotes.push(
+      `Tab ${tabId} showed a ${dialog.type()} dialog ("${dialog.message().slice(0, 200)}"); it was ${accept ? 'accepted' : 'dismissed'}.`,
+    );
+    await (accept ? dialog.accept() : dialog.dismiss()).catch(() => undefined);
+  }
+
+  /** Dialogs answered since the last call. */
+  takeDialogNotes(): string[] {
+    const notes = this.dialogNotes;
+    this.dialogNotes = [];
+    return notes;
+  }
+
   /** Waits for downloads started so far to land in the workspace and reports them once. */
   async settleDownloads(): Promise<DownloadOutcome[]> {
     const pending = this.pendingDownloads;
@@ -228,6 +257,7 @@ export class BrowserSession {
   async close(): Promise<void> {
     await this.settleDownloads().catch(() => undefined);
     await this.context.close().catch(() => undefined);
+    await this.releaseBrowser();
   }
 }
 

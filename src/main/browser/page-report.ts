@@ -5,6 +5,7 @@ import type { BrowserSession } from './browser-session.js';
 import { browserSessionResource } from './browser-resource.js';
 import { formatPageState } from './page-state.js';
 import { isAllowedLocation } from './url-policy.js';
+import { wrapUntrusted } from './untrusted-content.js';
 
 /** Tries at reading a page that is still navigating ("execution context was destroyed"). */
 const STATE_ATTEMPTS = 3;
@@ -27,6 +28,7 @@ async function sideEffects(session: BrowserSession): Promise<string[]> {
     await page.goto('about:blank').catch(() => undefined);
     notes.push(`The page went to ${refused}, which is not an allowed address; the tab was blanked.`);
   }
+  notes.push(...session.takeDialogNotes().map((note) => wrapUntrusted(note)));
   for (const download of await session.settleDownloads()) {
     notes.push(
       download.path

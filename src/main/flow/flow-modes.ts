@@ -2,24 +2,16 @@ import { agentNames } from '../agent/agent-factory.js';
 import type { ModeRunner, RunContext } from '../session/mode-runner.js';
 import { planStoreFor } from '../store/plan-store.js';
 import { DEFAULT_FLOW_STEP_LIMIT, DEFAULT_FLOW_TIMEOUT_MS, PRIMARY_AGENT, type FlowOptions } from './base-flow.js';
+import { UnknownAgentError } from './flow-errors.js';
 import { FlowFactory, type FlowType } from './flow-factory.js';
 
 export const DEFAULT_FLOW_AGENTS = [PRIMARY_AGENT];
-
-export class UnknownAgentError extends Error {
-  constructor(names: string[]) {
-    super(
-      `Unknown agent${names.length > 1 ? 's' : ''}: ${names.join(', ')}. Known agents: ${agentNames().join(', ')}.`,
-    );
-    this.name = 'UnknownAgentError';
-  }
-}
 
 /** The agents a flow may use, checked against the registered ones. */
 export function checkAgents(names: readonly string[] | undefined): string[] {
   const wanted = names && names.length > 0 ? [...new Set(names.map((name) => name.trim()).filter(Boolean))] : [];
   const unknown = wanted.filter((name) => !agentNames().includes(name));
-  if (unknown.length > 0) throw new UnknownAgentError(unknown);
+  if (unknown.length > 0) throw new UnknownAgentError(unknown, agentNames());
   return wanted.length > 0 ? wanted : DEFAULT_FLOW_AGENTS;
 }
 

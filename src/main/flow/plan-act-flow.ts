@@ -2,13 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { describeError } from '../session/run-errors.js';
 import type { NewPlanStep, Plan, PlanStep } from '../store/plan-store.js';
 import { BaseFlow, type FlowResult } from './base-flow.js';
+import { clipNote } from './clip-note.js';
 import { executeStepPrompt } from './plan-act-prompts.js';
 import { PlanActPlanner } from './plan-act-planner.js';
 import { parseReply, planActStatus, StepReportSchema, type StepReport } from './plan-act-schemas.js';
 import { filesChangedSince } from './workspace-changes.js';
 
-/** how much of earlier turns and earlier steps the planner and executor see, per entry */
-const RESULT_LIMIT = 4000;
 const TIMEOUT_ENDING = 'The time limit was reached before every step was done.';
 
 interface StepRun {
@@ -217,7 +216,7 @@ function planJson(plan: Plan, ending = ''): string {
         id: step.key,
         description: step.text,
         status: planActStatus(step.status),
-        ...(step.result !== undefined ? { result: clip(step.result) } : {}),
+        ...(step.result !== undefined ? { result: clipNote(step.result) } : {}),
         ...(step.success !== undefined ? { success: step.success } : {}),
         ...(step.error ? { error: step.error } : {}),
         ...(step.attachments.length ? { attachments: step.attachments } : {}),
@@ -232,16 +231,12 @@ function planJson(plan: Plan, ending = ''): string {
 function earlierResults(plan: Plan, index: number): string {
   return plan.steps
     .filter((step) => step.index < index && step.result)
-    .map((step) => `Step ${step.key} (${step.text}): ${clip(step.result ?? '')}`)
+    .map((step) => `Step ${step.key} (${step.text}): ${clipNote(step.result ?? '')}`)
     .join('\n\n');
 }
 
 function earlierWork(plans: Plan[]): string | undefined {
   const withSummary = plans.filter((plan) => plan.summary).slice(-3);
   if (withSummary.length === 0) return undefined;
-  return withSummary.map((plan) => `Task: ${plan.task}\nResult: ${clip(plan.summary ?? '')}`).join('\n\n');
-}
-
-function clip(text: string): string {
-  return text.length > RESULT_LIMIT ? `${text.slice(0, RESULT_LIMIT)}…` : text;
+  return withSummary.map((plan) => `Task: ${plan.task}\nResult: ${clipNote(plan.summary ?? '')}`).join('\n\n');
 }

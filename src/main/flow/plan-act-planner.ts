@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ChatMessage, Llm } from '../llm/types.js';
+import { PlannerReplyError } from './flow-errors.js';
 import {
   createPlanPrompt,
   PLANNER_SYSTEM_PROMPT,
@@ -18,16 +19,6 @@ import {
 
 /** answers that are not valid JSON for the schema are asked again this many times in all */
 export const MAX_JSON_ATTEMPTS = 3;
-
-export class PlannerReplyError extends Error {
-  constructor(
-    readonly what: string,
-    readonly lastError: string,
-  ) {
-    super(`The planner gave no valid ${what} after ${MAX_JSON_ATTEMPTS} tries: ${lastError}`);
-    this.name = 'PlannerReplyError';
-  }
-}
 
 /** The Planner of Plan-Act: answers in JSON, validated with zod, and is asked again when the JSON is not right. */
 export class PlanActPlanner {
@@ -67,6 +58,6 @@ export class PlanActPlanner {
       this.onRetry(what, lastError);
       messages.push({ role: 'assistant', content: reply.text }, { role: 'user', content: retryPrompt(lastError) });
     }
-    throw new PlannerReplyError(what, lastError);
+    throw new PlannerReplyError(what, MAX_JSON_ATTEMPTS, lastError);
   }
 }

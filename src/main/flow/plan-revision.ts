@@ -32,6 +32,7 @@ export function reviseSteps(current: PlanStep[], revised: RevisedStep[]): NewPla
     const previous = current.find((s) => s.text === step.text && !isSettled(s));
     kept.push({
       text: step.text,
+      ...(previous ? { key: previous.key } : {}),
       status: previous?.status ?? 'not_started',
       notes: previous?.notes ?? '',
       ...(step.agent ? { agent: step.agent } : previous?.agent ? { agent: previous.agent } : {}),

@@ -19,21 +19,23 @@ import {
   revisionPrompt,
   stepPrompt,
 } from './flow-prompts.js';
+import { clipNote } from './clip-note.js';
 import { planText } from './plan-text.js';
 import { filesChangedSince } from './workspace-changes.js';
 import { executorFor } from './step-tags.js';
 import { hasOpenSteps, prerequisitesOf, runnableSteps } from './step-selection.js';
 
-/** earlier steps' notes handed to a step are cut to this many characters each */
-const NOTE_LIMIT = 4000;
 /** how much of earlier turns' work a new plan sees */
 const EARLIER_PLANS = 3;
+const TITLE_LIMIT = 80;
 
 interface StepOutcome {
   index: number;
   ok: boolean;
   text: string;
 }
+
+type StepEnd = { key: string; outcome: StepOutcome } | { key: string; error: unknown };
 
 /**
  * Plan-and-execute: the model writes a plan with the planning tool, agents carry out its steps one by one (or
@@ -114,36 +116,58 @@ export class PlanningFlow extends BaseFlow {
     return plan;
   }
 
-  /** Runs steps until none can run, the step limit or the clock says stop, or the person cancels. */
+  /**
+   * Runs steps until none can run, the step limit or the clock says stop, or the person cancels. Up to `parallel`
+   * ready steps run at once; each finished step goes to the planner while the others keep running.
+   */
   private async executePlan(planId: string): Promise<FlowStop | undefined> {
+    const running = new Map<string, Promise<StepEnd>>();
     let executions = 0;
+    let limitReached = false;
     for (;;) {
-      const stop = this.stopReason();
-      if (stop) return stop;
-      const plan = this.plans.require(this.sessionId, planId);
-      const batch = runnableSteps(plan.steps, this.options.parallel);
-      if (batch.length === 0) return undefined;
-      if (executions >= this.options.stepLimit) return 'step_limit';
-      const chosen = batch.slice(0, this.options.stepLimit - executions);
-      executions += chosen.length;
-      const settled = await Promise.allSettled(chosen.map((index) => this.executeStep(plan, index)));
-      const outcomes: StepOutcome[] = [];
-      for (const result of settled) {
-        if (result.status === 'rejected') {
-          if (this.stopReason()) return 'timeout';
-          throw result.reason;
+      if (!this.deadline.aborted) {
+        const plan = this.plans.require(this.sessionId, planId);
+        const ready = runnableSteps(plan.steps, plan.steps.length).filter(
+          (index) => !running.has(plan.steps[index].key),
+        );
+        for (const index of ready) {
+          if (running.size >= this.options.parallel) break;
+          if (executions >= this.options.stepLimit) {
+            limitReached = true;
+            break;
+          }
+          executions++;
+          const key = plan.steps[index].key;
+          running.set(key, this.startStep(plan, index));
         }
-        outcomes.push(result.value);
       }
-      await this.revise(planId, outcomes);
+      if (running.size === 0) return this.stopReason() ?? (limitReached ? 'step_limit' : undefined);
+      const end = await Promise.race(running.values());
+      running.delete(end.key);
+      if ('error' in end) {
+        // the others were cut off by the same signal, or must not be left running after a failure
+        await Promise.all(running.values());
+        if (this.stopReason()) return 'timeout';
+        throw end.error;
+      }
+      await this.revise(planId, [end.outcome]);
     }
+  }
+
+  /** A step's run that never rejects, so that steps running side by side can be awaited one by one. */
+  private startStep(plan: Plan, index: number): Promise<StepEnd> {
+    const key = plan.steps[index].key;
+    return this.executeStep(plan, index).then(
+      (outcome) => ({ key, outcome }),
+      (error: unknown) => ({ key, error }),
+    );
   }
 
   private async executeStep(before: Plan, index: number): Promise<StepOutcome> {
     const planId = before.id;
     const step = before.steps[index];
     const agentName = executorFor(step.text, this.options.agents, this.primary);
-    const plan = this.plans.updateStep(this.sessionId, planId, index, {
+    const plan = this.plans.updateStepByKey(this.sessionId, planId, step.key, {
       status: 'in_progress',
       agent: agentName,
       addRun: true,
@@ -157,7 +181,7 @@ export class PlanningFlow extends BaseFlow {
       text: step.text,
       earlierNotes: earlierNotes(plan, index),
     });
-    const settle = { planId, index, agent: agentName, since: Date.now() };
+    const settle = { planId, key: step.key, agent: agentName, since: Date.now() };
     try {
       const outcome = await agent.run(prompt, { signal: this.deadline });
       if (outcome.outcome === 'success') return this.settleStep({ ...settle, ok: true, text: outcome.text });
@@ -169,7 +193,10 @@ export class PlanningFlow extends BaseFlow {
     } catch (error) {
       if (this.deadline.aborted) {
         // cut off mid-step: the step is not done, and runs again when the flow continues
-        this.emitPlan('updated', this.plans.updateStep(this.sessionId, planId, index, { status: 'not_started' }));
+        this.emitPlan(
+          'updated',
+          this.plans.updateStepByKey(this.sessionId, planId, step.key, { status: 'not_started' }),
+        );
         throw error;
       }
       return this.settleStep({
@@ -184,20 +211,22 @@ export class PlanningFlow extends BaseFlow {
   /** Records how a step ended, with the workspace files written while it ran. */
   private settleStep(settled: {
     planId: string;
-    index: number;
+    key: string;
     agent: string;
     since: number;
     ok: boolean;
     text: string;
     crashed?: boolean;
   }): StepOutcome {
-    const { planId, index, agent, ok, text } = settled;
-    const plan = this.plans.updateStep(this.sessionId, planId, index, {
+    const { planId, key, agent, ok, text } = settled;
+    // the planner may have moved the step while it ran (steps side by side): it is found by its key
+    const plan = this.plans.updateStepByKey(this.sessionId, planId, key, {
       status: ok ? 'completed' : 'blocked',
       notes: text,
       attachments: filesChangedSince(this.run.session.workspace, settled.since),
       ...(ok ? { result: text, success: true } : { error: text, success: false }),
     });
+    const index = plan.steps.findIndex((step) => step.key === key);
     this.emitStep(ok ? 'completed' : settled.crashed ? 'failed' : 'blocked', plan, index, { agent, result: text });
     this.emitPlan('updated', plan);
     return { index, ok, text };
@@ -210,7 +239,7 @@ export class PlanningFlow extends BaseFlow {
     if (!hasBlocked && !hasOpenSteps(plan.steps)) return;
     const report = [...outcomes]
       .sort((a, b) => a.index - b.index)
-      .map((o) => `Step ${o.index} ${o.ok ? 'completed' : 'is blocked'}: ${clip(o.text, NOTE_LIMIT)}`)
+      .map((o) => `Step ${o.index} ${o.ok ? 'completed' : 'is blocked'}: ${clipNote(o.text)}`)
       .join('\n');
     let calls;
     try {
@@ -301,7 +330,7 @@ function earlierNotes(plan: Plan, index: number): string {
   const needed = new Set(prerequisitesOf(plan.steps[index]));
   return plan.steps
     .filter((step) => step.index < index && (needed.has(step.index) || step.status === 'completed') && step.notes)
-    .map((step) => `Step ${step.index} (${step.text}): ${clip(step.notes, NOTE_LIMIT)}`)
+    .map((step) => `Step ${step.index} (${step.text}): ${clipNote(step.notes)}`)
     .join('\n\n');
 }
 
@@ -313,16 +342,12 @@ function earlierWork(plans: Plan[]): string | undefined {
       [
         `Task: ${plan.task}`,
         planText(plan),
-        plan.summary ? `Result: ${clip(plan.summary, NOTE_LIMIT)}` : completedResults(plan),
+        plan.summary ? `Result: ${clipNote(plan.summary)}` : completedResults(plan),
       ].join('\n'),
     )
     .join('\n\n---\n\n');
 }
 
-function clip(text: string, limit: number): string {
-  return text.length > limit ? `${text.slice(0, limit)}…` : text;
-}
-
 function firstLine(text: string): string {
-  return clip(text.trim().split('\n')[0] ?? '', 80);
+  return clipNote(text.trim().split('\n')[0] ?? '', TITLE_LIMIT);
 }

@@ -23,7 +23,7 @@ export class McpManager {
 
   /** Brings the running servers in line with `settings`; resolves when every new connect attempt ended. */
   async apply(settings: McpSettings): Promise<void> {
-    const previous = this.settings;
+    const changed = JSON.stringify(settings) !== JSON.stringify(this.settings);
     this.settings = settings;
     const attempts: Promise<void>[] = [];
     for (const [name, connection] of this.connections) {
@@ -39,7 +39,7 @@ export class McpManager {
       this.connections.set(name, connection);
       attempts.push(config.enabled ? connection.connect() : connection.disable());
     }
-    if (previous !== settings) this.changed();
+    if (changed) this.changed();
     await Promise.all(attempts);
   }
 

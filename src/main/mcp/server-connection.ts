@@ -139,6 +139,8 @@ export class McpServerConnection {
           `MCP server "${this.name}" stopped during the call to "${tool}" (${error.message}); it is being restarted, try again shortly.`,
         );
       }
+      // a transport failure (not an answer from the server) may mean the server is gone: check, reconnect if so
+      if (!(error instanceof McpError)) void this.restartIfUnresponsive();
       return toolError(`MCP tool "${tool}" on server "${this.name}" failed: ${messageOf(error)}`);
     } finally {
       options.signal?.removeEventListener('abort', forwardAbort);
@@ -244,6 +246,8 @@ export class McpServerConnection {
     } catch {
       if (client !== this.client || this.closed) return;
       this.generation++;
+      // a hung process would sit through the polite stdin-close-then-SIGTERM shutdown: end it at once
+      killQuietly(this.opened?.pid());
       await this.dropClient();
       this.lastError = 'the server stopped answering; restarting it';
       this.setState('failed');
@@ -303,6 +307,15 @@ function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promi
     timer = setTimeout(() => reject(new Error(message)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+function killQuietly(pid: number | undefined): void {
+  if (!pid) return;
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
 }
 
 export function messageOf(error: unknown): string {

@@ -37,9 +37,14 @@ export class SessionMcp {
   /** The session's MCP tools right now (none until its servers connected). */
   readonly extraTools = (sessionId: string): AnyTool[] => this.managers.get(sessionId)?.mcpTools() ?? [];
 
-  /** Resolves once every enabled server of the session connected or failed (each bounded by its timeout). */
-  ready(resources: SessionResources): Promise<McpManager> {
-    return resources.get(this.resource);
+  /**
+   * Resolves once every enabled server of the session connected or failed (each bounded by its timeout), after
+   * bringing the session's servers in line with its current settings (a server switched in Settings mid-session).
+   */
+  async ready(resources: SessionResources): Promise<McpManager> {
+    const manager = await resources.get(this.resource);
+    await manager.apply(settingsOf(resources).mcp);
+    return manager;
   }
 
   /** Settings changed at runtime (a server added, removed, switched): every live session follows. */

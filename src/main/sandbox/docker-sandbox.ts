@@ -33,7 +33,7 @@ export interface DockerSandboxOptions {
 
 interface LiveContainer {
   container: Docker.Container;
-  /** changes when someone restarts the container under us: its processes (our drivers) are gone */
+  /** changes when someone restarts the container under us: its processes (our drivers) are gone ('' until known) */
   startedAt: string;
 }
 
@@ -200,7 +200,7 @@ export class DockerSandbox implements Sandbox {
     const notes: string[] = [];
     if (this.live) {
       const state = await inspectState(this.live.container);
-      if (state?.running && state.startedAt === this.live.startedAt) return notes;
+      if (state?.running && (state.startedAt === this.live.startedAt || this.live.startedAt === '')) return notes;
       if (state && !state.running && this.stoppedForIdle) {
         await this.live.container.start().catch(() => undefined);
         const restarted = await inspectState(this.live.container);
@@ -224,8 +224,8 @@ export class DockerSandbox implements Sandbox {
       await this.live.container.remove({ force: true }).catch(() => undefined);
       this.live = undefined;
     }
-    await requireEngine(this.options.docker);
-    const adopted = await this.adoptExisting();
+    // side by side: the engine check only adds its clearer error when the engine is down
+    const [, adopted] = await Promise.all([requireEngine(this.options.docker), this.adoptExisting()]);
     if (adopted) {
       notes.push(
         "[Reconnected to this session's existing sandbox container: the Python interpreter and shell were restarted, " +
@@ -259,9 +259,10 @@ export class DockerSandbox implements Sandbox {
 
   private async createContainer(onProgress?: ProgressListener): Promise<LiveContainer> {
     const { docker, sessionId, settings, identity, workspace } = this.options;
-    await ensureImage(docker, settings.image, onProgress);
-    await mkdir(workspace, { recursive: true });
-    await this.shareWithSandbox();
+    await Promise.all([
+      ensureImage(docker, settings.image, onProgress),
+      mkdir(workspace, { recursive: true }).then(() => this.shareWithSandbox()),
+    ]);
     onProgress?.('Starting the sandbox container');
     const container = await docker.createContainer(containerSpec(settings, sessionId, workspace, identity));
     try {
@@ -270,9 +271,12 @@ export class DockerSandbox implements Sandbox {
       await container.remove({ force: true }).catch(() => undefined);
       throw new SandboxUnavailableError(`The sandbox container could not start: ${errorText(error)}`);
     }
-    const state = await inspectState(container);
-    if (!state?.running) throw new SandboxUnavailableError('The sandbox container exited right after starting.');
-    return { container, startedAt: state.startedAt };
+    const live: LiveContainer = { container, startedAt: '' };
+    // learnt in the background: the first driver need not wait for it (a container that died at once fails its exec)
+    void inspectState(container).then((state) => {
+      if (state) live.startedAt = state.startedAt;
+    });
+    return live;
   }
 }
 

@@ -1,4 +1,5 @@
-import Docker from 'dockerode';
+import { createRequire } from 'node:module';
+import type Docker from 'dockerode';
 
 const PING_TIMEOUT_MS = 3_000;
 
@@ -16,7 +17,9 @@ let sharedClient: Docker | undefined;
 
 /** One client for the app; `new Docker()` honours DOCKER_HOST (unix socket, tcp, tls, ssh) and defaults to the local socket. */
 export function dockerClient(): Docker {
-  sharedClient ??= new Docker();
+  // required on first use: dockerode (and ssh2 under it) costs start-up time to runs that never touch Docker
+  const DockerClient = createRequire(import.meta.url)('dockerode') as typeof Docker;
+  sharedClient ??= new DockerClient();
   return sharedClient;
 }
 

@@ -5,10 +5,11 @@ const PROGRESS_INTERVAL_MS = 500;
 
 export interface ToolProgress {
   push(text: string, immediately?: boolean): void;
-  flush(): void;
+  /** the call is over: what was not sent yet is in its result, so it is dropped */
+  stop(): void;
 }
 
-/** Streams a running call's partial output as `tool` events with status `calling`. */
+/** Streams a running call's partial output as `tool` events with status `calling`; a quick call sends none. */
 export function toolProgress(ctx: ToolContext, name: string, args: unknown): ToolProgress {
   let pending = '';
   let timer: NodeJS.Timeout | undefined;
@@ -36,6 +37,10 @@ export function toolProgress(ctx: ToolContext, name: string, args: unknown): Too
       if (immediately) flush();
       else timer ??= setTimeout(flush, PROGRESS_INTERVAL_MS);
     },
-    flush,
+    stop() {
+      clearTimeout(timer);
+      timer = undefined;
+      pending = '';
+    },
   };
 }

@@ -203,7 +203,7 @@ export class SessionService {
       const human = new HumanChannel(session.id, this.emit, this.options.humanAvailable ?? false);
       resources.provide('human-channel', human);
       const gate = createApprovalGate({
-        settings: () => this.options.settings().approval,
+        settings: () => this.options.settings(),
         human,
         rememberAlwaysAllow: this.options.rememberAlwaysAllow,
       });

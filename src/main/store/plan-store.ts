@@ -1,4 +1,5 @@
 import type { PlanStepStatus } from '../../shared/events.js';
+import { randomUUID } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from './database.js';
 import type { SessionStore } from './store-api.js';
@@ -16,8 +17,8 @@ export interface PlanStep {
   agent?: string;
   /** indices of the steps it waits for; undefined: every earlier step */
   dependsOn?: number[];
-  /** the planner's own step id (Plan-Act) */
-  key?: string;
+  /** stays with the step when the plan is revised (its index may change); the planner's own id in Plan-Act */
+  key: string;
   result?: string;
   success?: boolean;
   error?: string;
@@ -91,7 +92,7 @@ interface PlanRow {
 
 interface StepRow {
   idx: number;
-  step_key: string | null;
+  step_key: string;
   text: string;
   status: PlanStepStatus;
   notes: string;
@@ -117,7 +118,7 @@ function stepFromRow(row: StepRow): PlanStep {
     notes: row.notes,
     ...(row.agent !== null ? { agent: row.agent } : {}),
     ...(row.depends_on_json !== null ? { dependsOn: JSON.parse(row.depends_on_json) as number[] } : {}),
-    ...(row.step_key !== null ? { key: row.step_key } : {}),
+    key: row.step_key,
     ...(row.result !== null ? { result: row.result } : {}),
     ...(row.success !== null ? { success: row.success === 1 } : {}),
     ...(row.error !== null ? { error: row.error } : {}),
@@ -183,6 +184,11 @@ export class PlanStore {
       clearActive: db.prepare<[string]>('UPDATE plans SET is_active = 0 WHERE session_id = ? AND is_active = 1'),
       setActive: db.prepare<[string, string]>('UPDATE plans SET is_active = 1 WHERE session_id = ? AND id = ?'),
       deletePlan: db.prepare<[string, string]>('DELETE FROM plans WHERE session_id = ? AND id = ?'),
+      indexOfKey: db
+        .prepare<[string, string, string], number>(
+          'SELECT idx FROM plan_steps WHERE session_id = ? AND plan_id = ? AND step_key = ? ORDER BY idx LIMIT 1',
+        )
+        .pluck(),
     };
   }
 
@@ -301,6 +307,13 @@ export class PlanStore {
     return this.require(sessionId, planId);
   }
 
+  /** Changes the step with this key wherever revisions have moved it; returns the whole plan. */
+  updateStepByKey(sessionId: string, planId: string, key: string, patch: StepPatch): Plan {
+    const index = this.sql.indexOfKey.get(sessionId, planId, key);
+    if (index === undefined) throw new Error(`Plan "${planId}" has no step "${key}".`);
+    return this.updateStep(sessionId, planId, index, patch);
+  }
+
   /** One prepared statement per set of changed columns: flows repeat the same few shapes on every step. */
   private stepUpdate(columns: string[], addRun: boolean): Statement<unknown[]> {
     const key = `${columns.join(',')}|${addRun}`;
@@ -326,7 +339,7 @@ export class PlanStore {
         sessionId,
         planId,
         idx,
-        key: optional(step.key),
+        key: step.key ?? randomUUID().slice(0, 8),
         text: step.text,
         status: step.status ?? 'not_started',
         notes: step.notes ?? '',

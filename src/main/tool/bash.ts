@@ -73,7 +73,7 @@ export const bashTool = defineTool({
         if (outcome.shellExit) sandbox.markLossReported('shell');
         return describeTurn(outcome, notes, waitOptions, settings.agent.maxObserve);
       } finally {
-        progress.flush();
+        progress.stop();
         await sandbox.release();
       }
     } catch (error) {
@@ -114,11 +114,11 @@ async function drive(shell: BashShell, args: BashArgs, options: ShellWaitOptions
 /** One turn out of several (ctrl_c then a new command): earlier turns keep their own exit code line. */
 function mergeTurns(turns: ShellTurn[]): ShellTurn {
   const last = turns[turns.length - 1] ?? { output: '', running: false, reason: 'not_running' as const };
-  const earlier = turns
-    .slice(0, -1)
-    .map((turn) =>
-      turn.exitCode !== undefined ? `${turn.output.replace(/\n$/, '')}\n[exit code ${turn.exitCode}]\n` : turn.output,
-    );
+  const earlier = turns.slice(0, -1).map((turn) => {
+    if (turn.exitCode === undefined) return turn.output;
+    const lines = [turn.output.trim() ? turn.output.replace(/\n$/, '') : '', `[exit code ${turn.exitCode}]`];
+    return `${lines.filter(Boolean).join('\n')}\n`;
+  });
   return { ...last, output: earlier.join('') + last.output };
 }
 

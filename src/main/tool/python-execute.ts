@@ -45,7 +45,7 @@ export const pythonExecuteTool = defineTool({
         if (result.lost) sandbox.markLossReported('python');
         return describeRun(result, notes, timeoutMs, settings.agent.maxObserve);
       } finally {
-        progress.flush();
+        progress.stop();
         await sandbox.release();
       }
     } catch (error) {

@@ -37,8 +37,6 @@ export interface Tool<P extends z.ZodType = z.ZodType> {
   risk: ToolRisk;
   /** the risk of one call when it depends on the arguments (viewing a file vs writing it) */
   riskOf?: (args: z.infer<P>) => ToolRisk;
-  /** a per-tool approval choice made by the person (MCP tool settings); else the global policy decides */
-  approval?: 'auto' | 'ask';
   execute(args: z.infer<P>, ctx: ToolContext): Promise<ToolResult>;
 }
 

@@ -33,8 +33,8 @@ export interface RunningServer {
 }
 
 /** Starts server-everything over HTTP (`sse` or `streamableHttp`) and waits until it listens. */
-export async function startEverythingHttp(mode: 'sse' | 'streamableHttp'): Promise<RunningServer> {
-  const port = await freePort();
+export async function startEverythingHttp(mode: 'sse' | 'streamableHttp', port?: number): Promise<RunningServer> {
+  port ??= await freePort();
   const child = spawn(process.execPath, [EVERYTHING_ENTRY, mode], {
     env: { ...process.env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],

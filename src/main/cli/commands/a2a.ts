@@ -17,7 +17,7 @@ export function a2aCommand(deps: A2aDeps): Command {
     .option('--port <n>', 'port', String(DEFAULT_A2A_PORT))
     .action(async (options: { port: string }, command: Command) => {
       await withData(deps, command, async (data) => {
-        const service = deps.createTaskService(data, deps.loadSettings(data));
+        const service = deps.createTaskService(data);
         try {
           const server = await startA2aServer({ service, db: data.store.db, port: Number(options.port) });
           process.stdout.write(`Manus A2A agent on ${server.url} (card: ${server.url}/.well-known/agent-card.json)\n`);

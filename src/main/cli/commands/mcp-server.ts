@@ -15,15 +15,15 @@ import { untilShutdown, withData, type OpenedData, type StoreDeps } from './comm
 
 const DEFAULT_MCP_PORT = 8765;
 
-/** What serving the agent needs: the store, the saved settings and a session service over them. */
+/** What serving the agent needs: the store and a session service over it. */
 export interface AgentServeDeps<S extends SessionStore = SessionStore> extends StoreDeps<S> {
-  /** the saved settings (secrets decrypted) the served agent and tools run with */
-  loadSettings(data: OpenedData<S>): AppSettings;
   /** the session service tasks run through (no human at the other end: questions are answered by the model) */
-  createTaskService(data: OpenedData<S>, settings: AppSettings): TaskService & { close(): Promise<void> };
+  createTaskService(data: OpenedData<S>): TaskService & { close(): Promise<void> };
 }
 
 export interface McpServerDeps extends AgentServeDeps {
+  /** the saved settings (secrets decrypted) the offered tools run with */
+  loadSettings(data: OpenedData): AppSettings;
   /** the tools `manus mcp-server` offers besides run_task (bash, python_execute, str_replace_editor, ...) */
   serverTools(): AnyTool[];
 }
@@ -51,7 +51,7 @@ export function mcpServerCommand(deps: McpServerDeps): Command {
         mkdirSync(workspace, { recursive: true });
         const resources = new SessionResources(id, workspace);
         provideSettings(resources, settings);
-        const service = deps.createTaskService(data, settings);
+        const service = deps.createTaskService(data);
         const createServer = () =>
           createManusMcpServer({ tools: deps.serverTools(), runTask: taskRunnerFor(service), resources });
         try {

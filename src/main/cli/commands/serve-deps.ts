@@ -1,10 +1,7 @@
-import { join } from 'node:path';
 import { resolveDataDir } from '../../store/data-dir.js';
 import { openStore } from '../../store/store.js';
-import { SessionService } from '../../session/session-service.js';
-import { createLlm } from '../../llm/client.js';
+import { createAppCore } from '../../app/app-core.js';
 import { pickTools } from '../../tool/builtin-tools.js';
-import { McpManager } from '../../mcp/mcp-manager.js';
 import { cliSettings } from '../cli-context.js';
 import type { A2aDeps } from './a2a.js';
 import type { McpServerDeps } from './mcp-server.js';
@@ -13,35 +10,30 @@ import type { McpServerDeps } from './mcp-server.js';
 export const MCP_SERVER_TOOL_NAMES = ['bash', 'python_execute', 'str_replace_editor', 'browser_use', 'web_search'];
 
 /**
- * The real wiring of `manus mcp`, `manus mcp-server` and `manus a2a`: the app's store and settings (env overrides
- * applied), and a session service whose sessions share one process-wide set of MCP connections.
+ * The real wiring of `manus mcp`, `manus mcp-server` and `manus a2a`: the app's store, saved settings (env overrides
+ * applied) and the app core every host runs (flows, MCP per session connected before the turn, live settings).
  */
 export const cliServeDeps: McpServerDeps & A2aDeps = {
   resolveDataDir,
   openStore,
   loadSettings: (data) => cliSettings({ ...data, close: () => undefined }, {}),
-  createTaskService: (data, settings) => {
-    const mcp = new McpManager(join(data.dataDir, 'logs'));
-    const connected = mcp.apply(settings.mcp);
-    const service = new SessionService({
-      store: data.store,
-      dataDir: data.dataDir,
-      settings: () => settings,
-      llmFactory: createLlm,
-      // nobody watches a served run: the agent decides instead of asking
-      humanAvailable: false,
-      extraTools: () => mcp.mcpTools(),
-    });
+  createTaskService: (data) => {
+    // nobody watches a served run: the agent decides instead of asking
+    const core = createAppCore({ ...data, humanAvailable: false });
     return {
-      start: (request) => service.start(request),
-      cancel: (sessionId) => service.cancel(sessionId),
-      subscribe: (listener, sessionId) => service.subscribe(listener, sessionId),
-      isRunning: (sessionId) => service.isRunning(sessionId),
-      close: async () => {
-        await service.close();
-        await connected.catch(() => undefined);
-        await mcp.close();
+      start: (request) => {
+        const started = core.service.start(request);
+        // a served process runs task after task: each session's sandbox, browser and MCP servers go when it ends
+        started.done.then(
+          () => core.service.release(started.sessionId),
+          () => undefined,
+        );
+        return started;
       },
+      cancel: (sessionId) => core.service.cancel(sessionId),
+      subscribe: (listener, sessionId) => core.service.subscribe(listener, sessionId),
+      isRunning: (sessionId) => core.service.isRunning(sessionId),
+      close: () => core.close(),
     };
   },
   serverTools: () => pickTools(MCP_SERVER_TOOL_NAMES),

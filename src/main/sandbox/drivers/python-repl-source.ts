@@ -23,12 +23,20 @@ def send(message):
 null_fd = os.open(os.devnull, os.O_RDONLY)
 os.dup2(null_fd, 0)
 capture_r, capture_w = os.pipe()
-os.dup2(capture_w, 1)
-os.dup2(capture_w, 2)
-os.close(capture_w)
+
+def text_stream(fd):
+    return io.TextIOWrapper(os.fdopen(fd, 'wb', buffering=0, closefd=False), encoding='utf-8', errors='replace', write_through=True)
+
+user_stdout, user_stderr = text_stream(1), text_stream(2)
+
+def restore_streams():
+    # user code may close or redirect fd 1/2 or sys.stdout/err; each cell starts and ends with them pointing at the capture
+    os.dup2(capture_w, 1)
+    os.dup2(capture_w, 2)
+    sys.stdout, sys.stderr = user_stdout, user_stderr
+
+restore_streams()
 sys.stdin = open(os.devnull, 'r')
-sys.stdout = io.TextIOWrapper(os.fdopen(1, 'wb', buffering=0, closefd=False), encoding='utf-8', errors='replace', write_through=True)
-sys.stderr = io.TextIOWrapper(os.fdopen(2, 'wb', buffering=0, closefd=False), encoding='utf-8', errors='replace', write_through=True)
 os.umask(0o002)
 
 def seed_matplotlib_cache():
@@ -206,6 +214,7 @@ def main():
             sys.stderr.flush()
         except BaseException:
             pass
+        restore_streams()
         drained.clear()
         os.write(1, SENTINEL)
         drained.wait(5)

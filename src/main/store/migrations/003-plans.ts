@@ -31,8 +31,8 @@ CREATE TABLE plan_steps (
   session_id       TEXT NOT NULL,
   plan_id          TEXT NOT NULL,
   idx              INTEGER NOT NULL CHECK (idx >= 0),
-  -- the planner's own step id (Plan-Act)
-  step_key         TEXT,
+  -- stays with the step when a revision moves it; the planner's own step id in Plan-Act
+  step_key         TEXT NOT NULL,
   text             TEXT NOT NULL,
   status           TEXT NOT NULL CHECK (status IN ('not_started', 'in_progress', 'completed', 'blocked')),
   notes            TEXT NOT NULL DEFAULT '',

@@ -1,0 +1,19 @@
+// Runs every benchmark under bench/ (or those whose path contains an argument) one after another; each prints its figures.
+import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const filters = process.argv.slice(2);
+const scripts = readdirSync('bench', { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .flatMap((dir) =>
+    readdirSync(join('bench', dir.name))
+      .filter((file) => file.endsWith('.ts'))
+      .map((file) => join('bench', dir.name, file)),
+  )
+  .filter((path) => filters.length === 0 || filters.some((filter) => path.includes(filter)));
+
+for (const script of scripts) {
+  process.stdout.write(`\n### ${script}\n`);
+  execFileSync('npx', ['tsx', script], { stdio: 'inherit' });
+}
