@@ -94,7 +94,7 @@ export function MessageList({
               className="timeline-row"
               style={{ transform: `translateY(${row.start}px)` }}
             >
-              <TimelineRow item={item} live={live} actions={actions} />
+              <TimelineRow item={item} live={live} scrolling={virtualizer.isScrolling} actions={actions} />
             </div>
           );
         })}
