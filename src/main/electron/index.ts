@@ -68,8 +68,9 @@ if (!app.requestSingleInstanceLock()) {
         event.preventDefault();
         disconnect();
         // running sessions are cancelled and their sandboxes released before the store closes
-        void core
+        void api
           .close()
+          .then(() => core.close())
           .finally(() => store.close())
           .finally(() => app.exit(0));
       });

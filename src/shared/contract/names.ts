@@ -17,6 +17,14 @@ export const REQUEST_NAMES = [
   'getSettings',
   'updateSettings',
   'appInfo',
+  'testLlm',
+  'mcpStatus',
+  'importMcpConfig',
+  'sandboxStatus',
+  'buildSandbox',
+  'listWorkspace',
+  'readWorkspaceFile',
+  'uploadFiles',
 ] as const;
 
 export type RequestName = (typeof REQUEST_NAMES)[number];
