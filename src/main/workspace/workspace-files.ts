@@ -94,7 +94,10 @@ export async function listWorkspace(workspace: string): Promise<{ files: Workspa
       } else if (entry.isFile()) {
         const stat = await fs.stat(path).catch(() => undefined);
         if (!stat) continue;
-        const relative = path.slice(root.length + 1).split(sep).join('/');
+        const relative = path
+          .slice(root.length + 1)
+          .split(sep)
+          .join('/');
         files.push({ path: relative, size: stat.size, modifiedAt: stat.mtimeMs, kind: fileKind(relative) });
       }
     }
@@ -158,7 +161,6 @@ export async function readWorkspaceFile(workspace: string, requested: string): P
 /** A dropped file's name made safe: the last path part, no control characters, never `.`/`..`. */
 export function safeFileName(name: string): string {
   const cleaned = basename(name.replace(/\\/g, '/'))
-    // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f<>:"|?*]/g, '_')
     .replace(/^\.+/, '_')
     .trim()
@@ -186,7 +188,8 @@ export function saveUploads(workspace: string, files: UploadFile[]): string[] {
   const folder = join(root, 'uploads');
   mkdirSync(folder, { recursive: true });
   const real = realpathSync(folder);
-  if (real !== folder) throw new WorkspaceFileError('outside_workspace', 'uploads/ in the workspace is a link; refused.');
+  if (real !== folder)
+    throw new WorkspaceFileError('outside_workspace', 'uploads/ in the workspace is a link; refused.');
   return files.map((file) => {
     const name = freeName(folder, safeFileName(file.name));
     // flag wx: a link or file that appeared meanwhile is never written through
