@@ -81,5 +81,10 @@ describe('the data_analysis agent in a flow (real Docker sandbox)', () => {
       JSON.stringify(r.body.messages).includes('Write the final answer'),
     );
     expect(JSON.stringify(summary?.body.messages)).toContain(`Files: ${step.attachments.join(', ')}`);
+    // the final message shows the chart
+    const final = events.filter((e) => e.type === 'message' && e.agent === 'planner').at(-1);
+    const shown = final?.type === 'message' ? final.images?.[0] : undefined;
+    expect(shown).toMatchObject({ mimeType: 'image/png', path: image!.path!.replace(/^\/workspace\//, '') });
+    expect(shown?.data).toBe(readFileSync(savedAt).toString('base64'));
   });
 });

@@ -95,6 +95,11 @@ describe('MCP client against server-everything', () => {
     const invalid = await call(manager, 'mcp_everything_get-sum', { a: 'not a number' });
     expect(invalid.error).toBeTruthy();
     expect(existsSync(join(logDir, 'mcp-everything.log'))).toBe(true);
+    await waitFor(
+      () => readFileSync(join(logDir, 'mcp-everything.log'), 'utf8').includes('Starting default (STDIO) server'),
+      5_000,
+      "the server's stderr in its log",
+    );
   });
 
   it('reports the progress of a long call as tool progress events', async () => {

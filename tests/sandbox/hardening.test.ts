@@ -1,8 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sandboxIdentity } from '../../src/main/sandbox/container-spec.js';
+import { DockerSandbox } from '../../src/main/sandbox/docker-sandbox.js';
 import { dockerClient } from '../../src/main/sandbox/engine.js';
+import { SandboxSettingsSchema } from '../../src/main/sandbox/sandbox-settings.js';
 import { bashTool } from '../../src/main/tool/bash.js';
 import { pythonExecuteTool } from '../../src/main/tool/python-execute.js';
 import type { TestToolContext } from '../support/tool-context.js';
@@ -170,5 +173,36 @@ describe('sandbox with network allowed in settings', () => {
     expect(result.output).toContain('REACHED secret');
     expect(listener.connections()).toBe(1);
     expect((await inspectContainer(ctx)).HostConfig.NetworkMode).toBe('bridge');
+  });
+});
+
+describe('sandbox identity for a non-root host user (the desktop case)', () => {
+  it('runs as the host uid:gid, so files written in /workspace belong to that user', async () => {
+    const hostUser = { uid: 4321, gid: 4321 };
+    const identity = sandboxIdentity(hostUser.uid, hostUser.gid);
+    expect(identity).toEqual({ user: '4321:4321', uid: 4321, gid: 4321 });
+    const workspace = mkdtempSync(join(tmpdir(), 'manus-user-ws-'));
+    chownSync(workspace, hostUser.uid, hostUser.gid);
+    const sandbox = new DockerSandbox({
+      docker: dockerClient(),
+      sessionId: `identity-test-${Date.now()}`,
+      workspace,
+      settings: SandboxSettingsSchema.parse({}),
+      identity,
+    });
+    try {
+      const { driver } = await sandbox.acquirePython();
+      const result = await driver.run(
+        'import os\nopen("mine.txt", "w").write("x")\nprint(os.getuid(), os.getgid(), os.path.expanduser("~"))',
+        {
+          timeoutMs: 10_000,
+        },
+      );
+      await sandbox.release();
+      expect(result.output).toBe('4321 4321 /home/sandbox\n');
+      expect(statSync(join(workspace, 'mine.txt'))).toMatchObject({ uid: 4321, gid: 4321 });
+    } finally {
+      await sandbox.destroy();
+    }
   });
 });

@@ -92,7 +92,11 @@ describe('sandbox container lifecycle', () => {
     const prefix = `orphan-test-${randomUUID()}-`;
     const live = context({ sessionId: `${prefix}live` });
     const orphan = context({ sessionId: `${prefix}gone` });
-    await Promise.all([call(bashTool, { command: 'true' }, live), call(bashTool, { command: 'true' }, orphan)]);
+    const started = await Promise.all([
+      call(bashTool, { command: 'true' }, live),
+      call(bashTool, { command: 'true' }, orphan),
+    ]);
+    expect(started.map((result) => result.output)).toEqual(['[exit code 0]', '[exit code 0]']);
     const orphanContainer = containerIdOf(orphan);
     const removed = await cleanupOrphanSandboxes([live.sessionId], { ownsSession: (id) => id.startsWith(prefix) });
     expect(removed).toEqual([orphanContainer]);

@@ -43,6 +43,13 @@ describe('python_execute in the Docker sandbox', () => {
     expect(second.output).toBe('[1, 2]');
   });
 
+  it('takes a large cell quickly (a 300 KB literal)', async () => {
+    const started = Date.now();
+    const result = await call(pythonExecuteTool, { code: `blob = "${'x'.repeat(300_000)}"\nlen(blob)` }, ctx);
+    expect(result.output).toBe('300000');
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
   it('captures stdout and stderr in order, including subprocess output', async () => {
     const result = await call(
       pythonExecuteTool,

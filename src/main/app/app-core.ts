@@ -5,6 +5,7 @@ import { applyLlmOverrides, llmOverridesFromEnv, type LlmOverrides } from '../co
 import { createLlm } from '../llm/client.js';
 import { closeSharedBrowsers } from '../browser/browser-launcher.js';
 import { SessionMcp } from '../mcp/session-mcp.js';
+import { cleanupOrphanSandboxes } from '../sandbox/session-sandbox.js';
 import { SessionService } from '../session/session-service.js';
 import type { SecretBox } from '../store/secrets.js';
 import type { SessionStore } from '../store/store-api.js';
@@ -32,6 +33,8 @@ export interface AppCore {
   mcp: SessionMcp;
   /** the settings runs use: saved ones (read fresh, so changes apply to the next turn) plus overrides */
   runSettings(): AppSettings;
+  /** ids of the containers of deleted sessions removed at start (none when Docker is off) */
+  orphanSandboxesRemoved: Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -69,6 +72,9 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       saveSettings(store, secrets, { ...saved, approval: { ...saved.approval, alwaysAllow } });
     },
   });
+  // sandbox containers whose session was deleted while the app was away go now (in the background: Docker may be off)
+  const sessionIds = store.listSessions().map((session) => session.id);
+  const orphanSandboxesRemoved = cleanupOrphanSandboxes(sessionIds, { dataDir }).catch(() => []);
   return {
     dataDir,
     store,
@@ -76,6 +82,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     service,
     mcp,
     runSettings,
+    orphanSandboxesRemoved,
     close: async () => {
       await service.close();
       // sessions release their browser contexts; whatever browser process is left goes with the app

@@ -4,6 +4,11 @@ import { EXIT_CODES } from './run-session.js';
 
 /** Entry of the `manus` binary: any failure ends as one readable line (and a hint) with a non-zero code. */
 async function main(): Promise<void> {
+  // `manus ... | head` closes the pipe early: that is the reader's choice, not an error
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
   const program = createProgram().exitOverride();
   try {
     await program.parseAsync(process.argv);

@@ -5,6 +5,7 @@ import { AppSettingsSchema, type AppSettings } from './settings.js';
 
 const SETTINGS_PROVISION = 'settings';
 const LLM_PROVISION = 'llm';
+const DATA_DIR_PROVISION = 'data-dir';
 
 /** The settings a session runs with, handed in by whoever starts it. */
 export function provideSettings(resources: SessionResources, settings: AppSettings): void {
@@ -22,6 +23,15 @@ export function provideLlm(resources: SessionResources, llm: Llm): void {
 
 export function llmOf(target: ToolContext | SessionResources): Llm | undefined {
   return resourcesOf(target).provision<Llm>(LLM_PROVISION);
+}
+
+/** The data folder the session belongs to (resources that outlive the process, like containers, are labelled with it). */
+export function provideDataDir(resources: SessionResources, dataDir: string): void {
+  resources.provide(DATA_DIR_PROVISION, dataDir);
+}
+
+export function dataDirOf(target: ToolContext | SessionResources): string | undefined {
+  return resourcesOf(target).provision<string>(DATA_DIR_PROVISION);
 }
 
 function resourcesOf(target: ToolContext | SessionResources): SessionResources {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { SessionStatus } from '../../shared/events.js';
+import type { Image, SessionStatus } from '../../shared/events.js';
 import { RunCancelledError } from '../agent/errors.js';
 import type { ToolCallAgent } from '../agent/toolcall-agent.js';
 import type { RunContext } from '../session/mode-runner.js';
@@ -132,7 +132,7 @@ export abstract class BaseFlow {
     this.run.emit({ type: 'session', sessionId: this.sessionId, action: 'updated', session });
   }
 
-  protected say(text: string, agent: string): void {
+  protected say(text: string, agent: string, images: Image[] = []): void {
     this.run.emit({
       type: 'message',
       sessionId: this.sessionId,
@@ -141,6 +141,7 @@ export abstract class BaseFlow {
       role: 'assistant',
       text,
       delta: false,
+      ...(images.length ? { images } : {}),
     });
   }
 }

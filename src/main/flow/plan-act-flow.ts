@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describeError } from '../session/run-errors.js';
 import type { NewPlanStep, Plan, PlanStep } from '../store/plan-store.js';
 import { BaseFlow, type FlowResult } from './base-flow.js';
+import { attachedImages } from './attached-images.js';
 import { clipNote } from './clip-note.js';
 import { executeStepPrompt } from './plan-act-prompts.js';
 import { PlanActPlanner } from './plan-act-planner.js';
@@ -196,7 +197,7 @@ export class PlanActFlow extends BaseFlow {
       summary: text,
     });
     this.emitPlan(done ? 'completed' : 'updated', finished);
-    this.say(text, 'planner');
+    this.say(text, 'planner', attachedImages(finished, this.run.session.workspace));
     return { status: done && !failed ? 'finished' : 'failed', result: text };
   }
 }

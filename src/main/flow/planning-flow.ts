@@ -19,6 +19,7 @@ import {
   revisionPrompt,
   stepPrompt,
 } from './flow-prompts.js';
+import { attachedImages } from './attached-images.js';
 import { clipNote } from './clip-note.js';
 import { planText } from './plan-text.js';
 import { filesChangedSince } from './workspace-changes.js';
@@ -294,7 +295,7 @@ export class PlanningFlow extends BaseFlow {
       summary,
     });
     this.emitPlan(allDone ? 'completed' : 'updated', finished);
-    this.say(summary, 'planner');
+    this.say(summary, 'planner', attachedImages(finished, this.run.session.workspace));
     return { status: allDone ? 'finished' : 'failed', result: summary };
   }
 }

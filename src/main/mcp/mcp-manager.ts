@@ -28,7 +28,8 @@ export class McpManager {
     const attempts: Promise<void>[] = [];
     for (const [name, connection] of this.connections) {
       const next = settings.servers[name];
-      if (!next || !sameLaunch(connection.config, next) || connection.config.enabled !== next.enabled) {
+      const stale = !next || !sameLaunch(connection.config, next) || connection.config.enabled !== next.enabled;
+      if (stale || connection.gaveUp()) {
         this.connections.delete(name);
         attempts.push(connection.close());
       }

@@ -14,7 +14,7 @@ import { toolError, type ToolResult } from '../tool/tool.js';
 
 const RECONNECT_BASE_DELAY_MS = 500;
 const RECONNECT_MAX_DELAY_MS = 30_000;
-/** consecutive failed connects after which a server stays failed until it is re-enabled or changed */
+/** consecutive failed connects after which a server stays failed until settings are applied again */
 const MAX_CONNECT_FAILURES = 8;
 const PING_TIMEOUT_MS = 5_000;
 const CLIENT_INFO = { name: 'manus-desktop', version: '0.1.0' };
@@ -74,6 +74,11 @@ export class McpServerConnection {
       this.connecting = undefined;
     });
     return this.connecting;
+  }
+
+  /** Whether reconnecting stopped after too many failures (a new `apply` gives it a fresh start). */
+  gaveUp(): boolean {
+    return this.state === 'failed' && this.failures > MAX_CONNECT_FAILURES;
   }
 
   listTools(): McpTool[] {

@@ -78,7 +78,7 @@ export class BashShell {
   }
 
   get alive(): boolean {
-    return this.exit === undefined;
+    return this.exit === undefined && !this.channel.ended;
   }
 
   get running(): boolean {

@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
+import { resolve } from 'node:path';
 import type Docker from 'dockerode';
 import type { SandboxSettings } from './sandbox-settings.js';
 
 export const SESSION_LABEL = 'manus.session';
+/** which data folder the container's session lives in: orphans are judged only against their own folder's sessions */
+export const OWNER_LABEL = 'manus.owner';
 export const SANDBOX_LABEL = 'manus.sandbox';
 /** a container made with other settings (limits, network, image) is replaced, not reused */
 export const CONFIG_LABEL = 'manus.sandbox.config';
@@ -65,11 +68,16 @@ export function configFingerprint(settings: SandboxSettings, identity: SandboxId
 }
 
 /** The hardened container of one session: each HostConfig line is a defence, said next to it. */
+export function ownerLabelOf(dataDir: string): string {
+  return createHash('sha256').update(resolve(dataDir)).digest('hex').slice(0, 16);
+}
+
 export function containerSpec(
   settings: SandboxSettings,
   sessionId: string,
   workspace: string,
   identity: SandboxIdentity,
+  owner?: string,
 ): Docker.ContainerCreateOptions {
   const memory = settings.memoryMb * MIB;
   const tmpfsSize = `${settings.tmpfsMb}m`;
@@ -79,6 +87,7 @@ export function containerSpec(
     Labels: {
       [SANDBOX_LABEL]: '1',
       [SESSION_LABEL]: sessionId,
+      ...(owner ? { [OWNER_LABEL]: owner } : {}),
       [CONFIG_LABEL]: configFingerprint(settings, identity, workspace),
     },
     // the container only idles; the work happens in attached execs that keep the session's state

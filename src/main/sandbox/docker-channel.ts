@@ -35,13 +35,18 @@ export async function startDockerChannel(
   stdout.setEncoding('utf8').on('data', (text: string) => splitter.push(text));
   stderr.setEncoding('utf8').on('data', (text: string) => stderrListeners.forEach((listener) => listener(text)));
   stream.on('error', () => undefined);
+  // when this driver started in the container's life: a different start time later means the container was restarted
+  const containerStartedAt = container.inspect().then(
+    (info) => info.State.StartedAt,
+    () => undefined,
+  );
+  let ended = false;
   const exited = new Promise<ProcessExit>((resolve) => {
-    let settled = false;
     const finish = (): void => {
-      if (settled) return;
-      settled = true;
+      if (ended) return;
+      ended = true;
       // a process killed because its container went down is a lost sandbox, not a crash of the process
-      void exitOf(exec, container).then(resolve);
+      void containerStartedAt.then((startedAt) => exitOf(exec, container, startedAt)).then(resolve);
     };
     stream.on('end', finish);
     stream.on('close', finish);
@@ -53,6 +58,9 @@ export async function startDockerChannel(
     },
     onLine: (listener) => lineListeners.push(listener),
     onStderr: (listener) => stderrListeners.push(listener),
+    get ended() {
+      return ended;
+    },
     exited,
     kill: async (pid) => {
       // an exec has no kill endpoint: signal the pid from a second exec, then close our end (the driver exits on EOF)
@@ -84,14 +92,19 @@ export async function runQuietly(container: Docker.Container, cmd: string[], use
 /** how long a SIGKILLed exec waits to see whether its whole container is going down */
 const CONTAINER_DOWN_GRACE_MS = 1_000;
 
-async function exitOf(exec: Docker.Exec, container: Docker.Container): Promise<ProcessExit> {
+async function exitOf(
+  exec: Docker.Exec,
+  container: Docker.Container,
+  startedAt: string | undefined,
+): Promise<ProcessExit> {
   try {
     const info = await exec.inspect();
     if (info.Running) return { code: null, lost: true };
     const deadline = Date.now() + (info.ExitCode === 137 ? CONTAINER_DOWN_GRACE_MS : 0);
     do {
       const state = (await container.inspect()).State;
-      if (!state.Running) return { code: info.ExitCode, lost: true };
+      if (!state.Running || (startedAt !== undefined && state.StartedAt !== startedAt))
+        return { code: info.ExitCode, lost: true };
       if (Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
     } while (Date.now() < deadline);
     return { code: info.ExitCode, lost: false };

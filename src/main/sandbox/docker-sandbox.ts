@@ -29,12 +29,16 @@ export interface DockerSandboxOptions {
   workspace: string;
   settings: SandboxSettings;
   identity: SandboxIdentity;
+  /** label of the data folder the session lives in (see OWNER_LABEL) */
+  owner?: string;
 }
 
 interface LiveContainer {
   container: Docker.Container;
   /** changes when someone restarts the container under us: its processes (our drivers) are gone ('' until known) */
   startedAt: string;
+  /** the first inspection after start, still under way while `startedAt` is '' */
+  learning?: Promise<unknown>;
 }
 
 /** One session's container and its two long-lived drivers, created lazily and recovered when they die. */
@@ -199,6 +203,8 @@ export class DockerSandbox implements Sandbox {
   private async ensureContainer(onProgress?: ProgressListener): Promise<string[]> {
     const notes: string[] = [];
     if (this.live) {
+      // the start time asked for right after start answers first; comparing before it is known would miss a restart
+      await this.live.learning;
       const state = await inspectState(this.live.container);
       if (state?.running && (state.startedAt === this.live.startedAt || this.live.startedAt === '')) return notes;
       if (state && !state.running && this.stoppedForIdle) {
@@ -264,7 +270,9 @@ export class DockerSandbox implements Sandbox {
       mkdir(workspace, { recursive: true }).then(() => this.shareWithSandbox()),
     ]);
     onProgress?.('Starting the sandbox container');
-    const container = await docker.createContainer(containerSpec(settings, sessionId, workspace, identity));
+    const container = await docker.createContainer(
+      containerSpec(settings, sessionId, workspace, identity, this.options.owner),
+    );
     try {
       await container.start();
     } catch (error) {
@@ -273,8 +281,9 @@ export class DockerSandbox implements Sandbox {
     }
     const live: LiveContainer = { container, startedAt: '' };
     // learnt in the background: the first driver need not wait for it (a container that died at once fails its exec)
-    void inspectState(container).then((state) => {
+    live.learning = inspectState(container).then((state) => {
       if (state) live.startedAt = state.startedAt;
+      live.learning = undefined;
     });
     return live;
   }

@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
 import type Docker from 'dockerode';
 
-const PING_TIMEOUT_MS = 3_000;
+/** a refused or missing socket fails at once; this only bounds an engine that hangs (slow under heavy load) */
+const PING_TIMEOUT_MS = 15_000;
 
 export const START_DOCKER_HINT =
   'Start Docker and try again: open Docker Desktop (macOS/Windows), or run `sudo systemctl start docker` ' +

@@ -21,9 +21,16 @@ export function startLocalChannel(spec: LocalProcessSpec): ProcessChannel {
   child.stdout.setEncoding('utf8').on('data', (text: string) => splitter.push(text));
   child.stderr.setEncoding('utf8').on('data', (text: string) => stderrListeners.forEach((listener) => listener(text)));
   child.stdin.on('error', () => undefined);
+  let ended = false;
   const exited = new Promise<ProcessExit>((resolve) => {
-    child.on('error', () => resolve({ code: null, lost: true }));
-    child.on('close', (code, signal) => resolve({ code: code ?? (signal === 'SIGKILL' ? 137 : null), lost: false }));
+    child.on('error', () => {
+      ended = true;
+      resolve({ code: null, lost: true });
+    });
+    child.on('close', (code, signal) => {
+      ended = true;
+      resolve({ code: code ?? (signal === 'SIGKILL' ? 137 : null), lost: false });
+    });
   });
   return {
     write: (data) => {
@@ -31,6 +38,9 @@ export function startLocalChannel(spec: LocalProcessSpec): ProcessChannel {
     },
     onLine: (listener) => lineListeners.push(listener),
     onStderr: (listener) => stderrListeners.push(listener),
+    get ended() {
+      return ended;
+    },
     exited,
     kill: async () => {
       child.kill('SIGKILL');

@@ -15,6 +15,8 @@ export interface ProcessChannel {
   onLine(listener: (line: string) => void): void;
   /** whatever the process writes on stderr (driver crashes, interpreter warnings) */
   onStderr(listener: (text: string) => void): void;
+  /** true as soon as the stream closed, before `exited` knows why */
+  readonly ended: boolean;
   readonly exited: Promise<ProcessExit>;
   /** end the process for good (`pid`: its id as the driver reported it, inside the container) */
   kill(pid?: number): Promise<void>;

@@ -98,7 +98,7 @@ export class PythonRepl {
   }
 
   get alive(): boolean {
-    return !this.dead;
+    return !this.dead && !this.channel.ended;
   }
 
   /** Cells run one after another: a second call made while one runs waits for its turn. */

@@ -1,8 +1,8 @@
 import type Docker from 'dockerode';
-import { settingsOf } from '../config/session-settings.js';
+import { dataDirOf, settingsOf } from '../config/session-settings.js';
 import { defineResource } from '../session/resources.js';
 import type { ToolContext } from '../tool/tool.js';
-import { SANDBOX_LABEL, SESSION_LABEL, sandboxIdentity } from './container-spec.js';
+import { OWNER_LABEL, SANDBOX_LABEL, SESSION_LABEL, ownerLabelOf, sandboxIdentity } from './container-spec.js';
 import { DockerSandbox } from './docker-sandbox.js';
 import { dockerClient } from './engine.js';
 import { LOCAL_SANDBOX_WARNING, LocalSandbox } from './local-sandbox.js';
@@ -17,12 +17,14 @@ export const sandboxResource = defineResource<Sandbox>({
   create(owner) {
     const settings = settingsOf(owner.resources).sandbox;
     if (settings.mode === 'local') return new LocalSandbox(owner.workspace);
+    const dataDir = dataDirOf(owner.resources);
     const sandbox = new DockerSandbox({
       docker: dockerClient(),
       sessionId: owner.sessionId,
       workspace: owner.workspace,
       settings,
       identity: sandboxIdentity(),
+      owner: dataDir ? ownerLabelOf(dataDir) : undefined,
     });
     liveSandboxes.set(owner.sessionId, sandbox);
     return sandbox;
@@ -72,6 +74,8 @@ export interface OrphanCleanupOptions {
   docker?: Docker;
   /** only sessions for which this is true are considered (another app instance's sessions are not ours to judge) */
   ownsSession?: (sessionId: string) => boolean;
+  /** only containers of sessions of this data folder are considered */
+  dataDir?: string;
 }
 
 /** At start: remove sandbox containers whose session no longer exists. Returns the ids removed. */
@@ -81,7 +85,8 @@ export async function cleanupOrphanSandboxes(
 ): Promise<string[]> {
   const docker = options.docker ?? dockerClient();
   const keep = new Set(liveSessionIds);
-  const all = await docker.listContainers({ all: true, filters: { label: [SANDBOX_LABEL] } });
+  const labels = options.dataDir ? [SANDBOX_LABEL, `${OWNER_LABEL}=${ownerLabelOf(options.dataDir)}`] : [SANDBOX_LABEL];
+  const all = await docker.listContainers({ all: true, filters: { label: labels } });
   const orphans = all.filter((info) => {
     const sessionId = info.Labels[SESSION_LABEL] ?? '';
     return !keep.has(sessionId) && (options.ownsSession?.(sessionId) ?? true);

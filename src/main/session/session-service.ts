@@ -5,7 +5,7 @@ import type { CoreEvent, CoreEventInput, SessionInfo, SessionMode, UsageTotals }
 import { createAgent } from '../agent/agent-factory.js';
 import { RunCancelledError } from '../agent/errors.js';
 import { Memory } from '../agent/memory.js';
-import { provideLlm, provideSettings } from '../config/session-settings.js';
+import { provideDataDir, provideLlm, provideSettings } from '../config/session-settings.js';
 import type { AppSettings } from '../config/settings.js';
 import type { LlmConfig } from '../config/llm-config.js';
 import { EventBus, type EventListener } from '../events/event-bus.js';
@@ -210,6 +210,7 @@ export class SessionService {
       live = { resources, human, gate, usage: { ...session.usage } };
       this.live.set(session.id, live);
       provideSettings(resources, settings);
+      provideDataDir(resources, this.options.dataDir);
       this.options.onSessionLive?.(resources);
     }
     provideSettings(live.resources, settings);

@@ -50,6 +50,8 @@ export function createHumanPrinter(
         }
         break;
       case 'plan':
+        // the step lines follow progress; the whole plan is worth printing when it is made and when it ends
+        if (event.action === 'updated') break;
         endStream();
         streams.out.write(color(35, event.plan.text) + '\n');
         break;

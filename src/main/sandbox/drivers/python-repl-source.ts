@@ -12,7 +12,7 @@ WORKSPACE = os.environ.get('MANUS_WORKSPACE') or os.getcwd()
 SENTINEL = os.urandom(16).hex().encode()
 
 proto_out = os.fdopen(os.dup(1), 'wb', buffering=0)
-proto_in = os.fdopen(os.dup(0), 'rb', buffering=0)
+proto_in = os.fdopen(os.dup(0), 'rb')
 proto_lock = threading.Lock()
 
 def send(message):
