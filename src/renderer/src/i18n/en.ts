@@ -98,6 +98,7 @@ export const en = {
     answered: 'You answered',
     cancelled: 'No longer waiting',
     approve: 'Approve',
+    always: 'Always allow',
     deny: 'Deny',
   },
   done: {
