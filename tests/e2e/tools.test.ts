@@ -4,7 +4,7 @@ import type { Script } from '../support/fake-llm/index.js';
 import { htmlPage, startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { serveApp, type ServedApp } from './support/served-app.js';
 import { CHROMIUM_PATH, launchChromium, openPage, type WatchedPage } from './support/browser.js';
-import { call, finish } from './support/scripts.js';
+import { call, finish, lastToolResult } from './support/scripts.js';
 
 const RUN_TIMEOUT_MS = 90_000;
 
@@ -144,6 +144,33 @@ describe('tool cards against manus serve', () => {
     await card.locator('.tool-card-head').click();
     await card.locator('.browser-url', { hasText: url }).waitFor();
     await page.screenshot('browser-panel');
+  });
+
+  it('asks before a risky tool under the approval policy; a denial goes back to the model', async () => {
+    app = await serveApp(
+      (request) =>
+        request.index === 0
+          ? { toolCalls: [call('bash', { command: 'rm -rf /workspace/data' })] }
+          : finish(`The tool said: ${lastToolResult(request)}`),
+      { config: { 'approval.policy': 'risky' } },
+    );
+    watched = await openPage(browser, app.url);
+    const input = watched.page.getByTestId('composer-input');
+    await input.waitFor();
+    await input.fill('Clean the data folder');
+    await input.press('Enter');
+    const approval = watched.page.locator('.ask-card', { hasText: 'Approve this tool call?' });
+    await approval.waitFor({ timeout: RUN_TIMEOUT_MS });
+    expect(await approval.locator('.tool-output').innerText()).toContain('rm -rf /workspace/data');
+    await watched.screenshot('approval-card');
+    await approval.getByRole('button', { name: 'Deny' }).click();
+    await expect
+      .poll(() => watched!.page.getByTestId('session-status').getAttribute('data-status'), { timeout: RUN_TIMEOUT_MS })
+      .toBe('finished');
+    expect(await approval.locator('.ask-answer').innerText()).toContain('deny');
+    const reply = await watched.page.locator('.message-assistant', { hasText: 'The tool said' }).innerText();
+    expect(reply).toMatch(/denied|declined|not approved/i);
+    await watched.screenshot('approval-denied');
   });
 
   it('shows Docker missing as a banner with the fix on the tool card', async () => {
