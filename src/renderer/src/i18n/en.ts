@@ -51,6 +51,7 @@ export const en = {
     resumeHint: 'This session was interrupted. Resume it where it stopped.',
     result: 'Result',
     emptyRun: 'Starting…',
+    latest: 'Latest',
   },
   tool: {
     calling: 'Running',
