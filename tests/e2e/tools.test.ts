@@ -120,30 +120,40 @@ describe('tool cards against manus serve', () => {
     await page.screenshot('bash-terminal-and-file-diff');
   });
 
-  it('shows the browser screenshot and its url in the browser panel', async () => {
+  it('shows the latest browser screenshot with its url, and scrubs back to an earlier one', async () => {
     site = await startFixtureServer();
     site.route(
       '/welcome',
       htmlPage('<h1 style="color:#c00;font-size:64px">Fixture page for Manus</h1><a href="/next">next</a>', 'Welcome'),
     );
-    const url = site.url('/welcome');
+    site.route('/next', htmlPage('<h1 style="color:#06c;font-size:64px">The second page</h1>', 'Next'));
+    const first = site.url('/welcome');
+    const second = site.url('/next');
+    const visits = [first, second].map((url) => call('browser_use', { action: 'go_to_url', url }));
     const page = await runTask(
-      oneCall('browser_use', { action: 'go_to_url', url }, 'I opened the page.'),
-      'Open the page',
-      {
-        config: { 'browser.executablePath': CHROMIUM_PATH },
-      },
+      (request) =>
+        request.index < visits.length ? { toolCalls: [visits[request.index]] } : finish('Both pages seen.'),
+      'Open both pages',
+      { config: { 'browser.executablePath': CHROMIUM_PATH } },
     );
     const panel = page.page.getByTestId('browser-panel');
     await panel.waitFor();
-    expect(await panel.locator('.browser-url-bar').innerText()).toBe(url);
-    const shot = panel.locator('.browser-shot');
-    const width = await shot.evaluate((image: HTMLImageElement) => image.naturalWidth);
+    expect(await panel.locator('.browser-url-bar').innerText()).toBe(second);
+    expect(await panel.locator('.scrubber-label').innerText()).toContain('Screenshot 2 of 2');
+    const width = await panel.locator('.browser-shot').evaluate((image: HTMLImageElement) => image.naturalWidth);
     expect(width).toBeGreaterThan(300);
-    const card = page.page.locator('.tool-card[data-tool="browser_use"]');
+    await page.screenshot('browser-panel-latest');
+
+    await panel.locator('.scrubber input[type="range"]').fill('0');
+    expect(await panel.locator('.browser-url-bar').innerText()).toBe(first);
+    expect(await panel.locator('.scrubber-label').innerText()).toContain('Screenshot 1 of 2');
+    await page.screenshot('browser-panel-scrubbed');
+    await panel.getByRole('button', { name: 'Latest' }).click();
+    expect(await panel.locator('.browser-url-bar').innerText()).toBe(second);
+
+    const card = page.page.locator('.tool-card[data-tool="browser_use"]').first();
     await card.locator('.tool-card-head').click();
-    await card.locator('.browser-url', { hasText: url }).waitFor();
-    await page.screenshot('browser-panel');
+    await card.locator('.browser-url', { hasText: first }).waitFor();
   });
 
   it('asks before a risky tool under the approval policy; a denial goes back to the model', async () => {
