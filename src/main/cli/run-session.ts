@@ -1,4 +1,6 @@
+import type { Command } from 'commander';
 import type { CoreEvent } from '../../shared/events.js';
+import { createCliCore, openCliContext } from './cli-context.js';
 import type { RunResult, SessionService } from '../session/session-service.js';
 import { createHumanPrinter } from './output/human-printer.js';
 import { createJsonPrinter } from './output/json-printer.js';
@@ -55,4 +57,36 @@ export async function followRun(
 
 function firstLine(text: string): string {
   return text.split('\n')[0] ?? '';
+}
+
+export interface TurnOptions {
+  json?: boolean;
+  model?: string;
+  baseUrl?: string;
+  sandbox?: 'docker' | 'local';
+}
+
+/**
+ * What `run`, `flow` and `resume` share: open the data folder, build the core with this command's LLM and
+ * sandbox flags, follow one turn in the terminal, and set the exit code from how it ended.
+ */
+export async function runTurnFromCli(
+  command: Command,
+  options: TurnOptions,
+  start: (service: SessionService) => { sessionId: string; done: Promise<RunResult> },
+): Promise<void> {
+  const context = openCliContext({ dataDir: command.optsWithGlobals<{ dataDir?: string }>().dataDir });
+  try {
+    const { service } = createCliCore(context, {
+      llm: { model: options.model, baseUrl: options.baseUrl },
+      humanAvailable: Boolean(process.stdin.isTTY),
+      adjust: (settings) => ({
+        ...settings,
+        sandbox: { ...settings.sandbox, mode: options.sandbox ?? settings.sandbox.mode },
+      }),
+    });
+    process.exitCode = await followRun(service, () => start(service), { json: Boolean(options.json) });
+  } finally {
+    context.close();
+  }
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import { defineTool, type AnyTool } from '../tool/tool.js';
+import { defineTool, emitToolProgress, type AnyTool } from '../tool/tool.js';
 import { mcpToolName } from './tool-name.js';
 import type { McpServerConnection } from './server-connection.js';
 
@@ -22,17 +22,7 @@ export function mcpToolFor(
     execute: (args, ctx) =>
       connection.callTool(tool.name, args, {
         signal: ctx.signal,
-        onProgress: (progress) =>
-          ctx.emit({
-            type: 'tool',
-            sessionId: ctx.sessionId,
-            callId: ctx.callId,
-            agent: ctx.agent,
-            name,
-            args,
-            status: 'calling',
-            progress,
-          }),
+        onProgress: (progress) => emitToolProgress(ctx, name, args, progress),
       }),
   }) as AnyTool;
 }

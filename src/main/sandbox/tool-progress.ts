@@ -1,4 +1,4 @@
-import type { ToolContext } from '../tool/tool.js';
+import { emitToolProgress, type ToolContext } from '../tool/tool.js';
 
 /** progress events are batched so a chatty loop does not flood the event log */
 const PROGRESS_INTERVAL_MS = 500;
@@ -19,16 +19,7 @@ export function toolProgress(ctx: ToolContext, name: string, args: unknown): Too
     if (!pending) return;
     const progress = pending;
     pending = '';
-    ctx.emit({
-      type: 'tool',
-      sessionId: ctx.sessionId,
-      callId: ctx.callId,
-      agent: ctx.agent,
-      name,
-      args,
-      status: 'calling',
-      progress,
-    });
+    emitToolProgress(ctx, name, args, progress);
   };
   return {
     push(text, immediately = false) {

@@ -1,4 +1,4 @@
-import { defineTool, toolError, toolOutput, type ToolContext, type ToolResult } from './tool.js';
+import { defineTool, emitToolProgress, toolError, toolOutput, type ToolContext, type ToolResult } from './tool.js';
 import { llmOf, settingsOf } from '../config/session-settings.js';
 import { browserSessionResource } from '../browser/browser-resource.js';
 import type { BrowserSession } from '../browser/browser-session.js';
@@ -34,16 +34,7 @@ function withRestartNote(result: ToolResult): ToolResult {
 }
 
 function emitProgress(ctx: ToolContext, args: BrowserUseParameters, progress: string): void {
-  ctx.emit({
-    type: 'tool',
-    sessionId: ctx.sessionId,
-    callId: ctx.callId,
-    agent: ctx.agent,
-    name: 'browser_use',
-    args,
-    status: 'calling',
-    progress,
-  });
+  emitToolProgress(ctx, 'browser_use', args, progress);
 }
 
 /** Resolves with the promise, or rejects as soon as the call is cancelled (Playwright takes no AbortSignal). */

@@ -53,3 +53,17 @@ export function toolOutput(output: string, extra: Omit<ToolResult, 'output'> = {
 export function toolError(error: string, extra: Omit<ToolResult, 'error'> = {}): ToolResult {
   return { error, ...extra };
 }
+
+/** A running call's partial output or a step it is on, shown on its card while it works. */
+export function emitToolProgress(ctx: ToolContext, name: string, args: unknown, progress: string): void {
+  ctx.emit({
+    type: 'tool',
+    sessionId: ctx.sessionId,
+    callId: ctx.callId,
+    agent: ctx.agent,
+    name,
+    args,
+    status: 'calling',
+    progress,
+  });
+}

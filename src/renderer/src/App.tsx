@@ -212,7 +212,12 @@ export function App({ store }: { store: AppStore }) {
                 }}
               />
             ) : (
-              <Welcome onPick={setDraft} />
+              <Welcome
+                onPick={(task) => {
+                  setDraft(task);
+                  store.runCommand('focusComposer');
+                }}
+              />
             )}
           </ErrorBoundary>
           <Composer

@@ -1,6 +1,5 @@
 import { Command, Option } from 'commander';
-import { createCliCore, openCliContext } from '../cli-context.js';
-import { followRun } from '../run-session.js';
+import { runTurnFromCli } from '../run-session.js';
 import { checkAgents } from '../../flow/index.js';
 import { positiveInt } from './run.js';
 
@@ -37,33 +36,16 @@ export function flowCommand(): Command {
     .action(async (taskWords: string[], options: FlowCommandOptions, command: Command) => {
       // bad agent names fail before anything is created
       const agents = checkAgents(options.agents?.split(','));
-      const globals = command.optsWithGlobals<{ dataDir?: string }>();
-      const context = openCliContext({ dataDir: globals.dataDir });
-      try {
-        const { service } = createCliCore(context, {
-          llm: { model: options.model, baseUrl: options.baseUrl },
-          humanAvailable: Boolean(process.stdin.isTTY),
-          adjust: (settings) => ({
-            ...settings,
-            sandbox: { ...settings.sandbox, mode: options.sandbox ?? settings.sandbox.mode },
-          }),
-        });
-        process.exitCode = await followRun(
-          service,
-          () =>
-            service.start({
-              task: taskWords.join(' '),
-              sessionId: options.session,
-              workspace: options.workspace,
-              maxSteps: options.maxSteps,
-              mode: options.mode === 'plan-act' ? 'plan_act' : 'planning',
-              agents,
-              parallel: options.parallel ?? 1,
-            }),
-          { json: Boolean(options.json) },
-        );
-      } finally {
-        context.close();
-      }
+      await runTurnFromCli(command, options, (service) =>
+        service.start({
+          task: taskWords.join(' '),
+          sessionId: options.session,
+          workspace: options.workspace,
+          maxSteps: options.maxSteps,
+          mode: options.mode === 'plan-act' ? 'plan_act' : 'planning',
+          agents,
+          parallel: options.parallel ?? 1,
+        }),
+      );
     });
 }

@@ -13,7 +13,7 @@ import { serveMcpOverHttp, serveMcpOverStdio } from '../../mcp/server/serve.js';
 import { taskRunnerFor, type TaskService } from '../../mcp/server/task-service.js';
 import { untilShutdown, withData, type OpenedData, type StoreDeps } from './command-deps.js';
 
-const DEFAULT_MCP_PORT = 8765;
+const DEFAULT_MCP_PORT = 8766;
 
 /** What serving the agent needs: the store and a session service over it. */
 export interface AgentServeDeps<S extends SessionStore = SessionStore> extends StoreDeps<S> {

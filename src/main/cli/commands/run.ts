@@ -1,6 +1,5 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { createCliCore, openCliContext } from '../cli-context.js';
-import { followRun } from '../run-session.js';
+import { runTurnFromCli } from '../run-session.js';
 
 export function positiveInt(value: string): number {
   const parsed = Number(value);
@@ -16,7 +15,6 @@ interface RunOptions {
   maxSteps?: number;
   sandbox?: 'docker' | 'local';
   session?: string;
-  dataDir?: string;
 }
 
 /** `manus run "<task>"`: the single Manus agent on one task (or a follow-up with --session). */
@@ -32,31 +30,14 @@ export function runCommand(): Command {
     .addOption(new Option('--sandbox <mode>', 'where code runs').choices(['docker', 'local']))
     .option('--session <id>', 'continue an existing session with this message')
     .action(async (taskWords: string[], options: RunOptions, command: Command) => {
-      const globals = command.optsWithGlobals<{ dataDir?: string }>();
-      const context = openCliContext({ dataDir: globals.dataDir });
-      try {
-        const { service } = createCliCore(context, {
-          llm: { model: options.model, baseUrl: options.baseUrl },
-          humanAvailable: Boolean(process.stdin.isTTY),
-          adjust: (settings) => ({
-            ...settings,
-            sandbox: { ...settings.sandbox, mode: options.sandbox ?? settings.sandbox.mode },
-          }),
-        });
-        process.exitCode = await followRun(
-          service,
-          () =>
-            service.start({
-              task: taskWords.join(' '),
-              sessionId: options.session,
-              workspace: options.workspace,
-              maxSteps: options.maxSteps,
-              mode: 'agent',
-            }),
-          { json: Boolean(options.json) },
-        );
-      } finally {
-        context.close();
-      }
+      await runTurnFromCli(command, options, (service) =>
+        service.start({
+          task: taskWords.join(' '),
+          sessionId: options.session,
+          workspace: options.workspace,
+          maxSteps: options.maxSteps,
+          mode: 'agent',
+        }),
+      );
     });
 }

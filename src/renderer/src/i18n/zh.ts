@@ -56,6 +56,7 @@ export const zh: Translation<typeof en & typeof enFeatures> = {
     resumeHint: '这个会话被中断了。从中断处继续运行。',
     result: '结果',
     emptyRun: '正在启动…',
+    latest: '跳到最新',
   },
   tool: {
     calling: '运行中',
@@ -103,6 +104,7 @@ export const zh: Translation<typeof en & typeof enFeatures> = {
     answered: '你的回答',
     cancelled: '已不再等待',
     approve: '批准',
+    always: '始终允许',
     deny: '拒绝',
   },
   done: {
