@@ -106,6 +106,7 @@ export const CONTRACT = {
   appInfo: request(z.object({}), AppInfoSchema),
   testLlm: request(TestLlmRequestSchema, LlmTestReportSchema),
   mcpStatus: request(z.object({}), z.array(McpServerStateSchema)),
+  /** adds the file's servers to the settings (an existing name is replaced); replies with them, masked */
   importMcpConfig: request(ImportMcpRequestSchema, ImportedMcpSchema),
   sandboxStatus: request(z.object({}), SandboxStateSchema),
   buildSandbox: request(z.object({ method: SandboxBuildMethodSchema }), SandboxBuildJobSchema),

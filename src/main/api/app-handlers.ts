@@ -76,11 +76,16 @@ export function createAppHandlers(options: {
       }));
     },
     importMcpConfig: ({ text }) => {
+      let servers;
       try {
-        return { servers: maskSecrets(parseMcpConfigFile(text)) };
+        servers = parseMcpConfigFile(text);
       } catch (error) {
         throw new CoreApiError('invalid_config', (error as Error).message);
       }
+      // saved here, not by the renderer: it only ever sees the imported secrets masked
+      const current = settings.read();
+      settings.write({ ...current, mcp: { ...current.mcp, servers: { ...current.mcp.servers, ...servers } } });
+      return { servers: maskSecrets({ mcp: { servers } }).mcp.servers };
     },
     sandboxStatus: async () => {
       const image = settings.read().sandbox.image;

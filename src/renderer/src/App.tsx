@@ -180,7 +180,7 @@ export function App({ store }: { store: AppStore }) {
                           onClick={() => setReviewing(inReview ? undefined : view.sessionId)}
                           data-testid="toggle-review"
                         >
-                          ⏵ {t('review.button')}
+                          ▶ {t('review.button')}
                         </button>
                       ) : null}
                       <button

@@ -197,8 +197,9 @@ export function McpSection({ client, settings, save }: SectionProps) {
         <ImportForm
           client={client}
           onCancel={() => setImporting(false)}
-          onImport={async (imported) => {
-            if (await saveServers({ ...servers, ...imported })) setImporting(false);
+          onImport={async () => {
+            // the core saved the imported servers: the masked settings it returns now are saved back unchanged
+            if (await save(await client.call('getSettings', {}))) setImporting(false);
           }}
         />
       ) : (
@@ -369,7 +370,7 @@ function ImportForm({
 }: {
   client: SectionProps['client'];
   onCancel: () => void;
-  onImport: (servers: Record<string, McpServerEntry>) => Promise<void>;
+  onImport: () => Promise<void>;
 }) {
   const { t } = useTranslation();
   const [text, setText] = useState('');
@@ -380,8 +381,8 @@ function ImportForm({
       onSubmit={(event) => {
         event.preventDefault();
         void action.run(async () => {
-          const { servers } = await client.call('importMcpConfig', { text });
-          await onImport(servers);
+          await client.call('importMcpConfig', { text });
+          await onImport();
         });
       }}
     >

@@ -13,7 +13,7 @@ import { AppearanceSection } from './AppearanceSection.js';
 
 const TAB_ICONS: Record<SettingsTab, string> = {
   providers: '◇',
-  mcp: '⧉',
+  mcp: '⊕',
   sandbox: '▣',
   browser: '◎',
   approval: '✓',
