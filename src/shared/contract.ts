@@ -112,6 +112,8 @@ export const CONTRACT = {
   buildSandbox: request(z.object({ method: SandboxBuildMethodSchema }), SandboxBuildJobSchema),
   listWorkspace: request(SessionRef, WorkspaceListingSchema),
   readWorkspaceFile: request(SessionRef.extend({ path: z.string().min(1).max(4096) }), WorkspaceFileSchema),
+  /** desktop app only: opens a workspace file (or the folder, path '.') with the system's default application */
+  openWorkspaceFile: request(SessionRef.extend({ path: z.string().min(1).max(4096) }), Ok),
   uploadFiles: request(SessionRef.extend({ files: UploadListSchema }), z.object({ paths: z.array(z.string()) })),
 } as const;
 

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCoreApi, type CoreApi } from '../../src/main/api/core-api.js';
@@ -19,9 +19,10 @@ afterEach(async () => {
   api = undefined;
 });
 
-async function coreApi(): Promise<CoreApi> {
+async function coreApi(openPath?: (path: string) => Promise<void>): Promise<CoreApi> {
   harness = await startCoreHarness(sequence(finish('Read it.'), finish('Again.')));
   api = createCoreApi({
+    openPath,
     sessions: harness.service,
     store: harness.store,
     dataDir: harness.dataDir,
@@ -114,6 +115,34 @@ describe('issue 8 requests', () => {
     // a follow-up's files go to the same workspace
     await ok('uploadFiles', { sessionId, files: [{ name: 'more.txt', data: Buffer.from('more').toString('base64') }] });
     expect(existsSync(join(session.workspace, 'uploads', 'more.txt'))).toBe(true);
+  });
+
+  it('opens workspace files with the system in the desktop app only, confined to the workspace', async () => {
+    const opened: string[] = [];
+    await coreApi(async (path) => void opened.push(path));
+    const { sessionId } = await ok<{ sessionId: string }>('startTask', {
+      task: 'Keep this',
+      attachments: [{ name: 'keep.txt', data: Buffer.from('kept').toString('base64') }],
+    });
+    await done(sessionId);
+    await ok('openWorkspaceFile', { sessionId, path: 'uploads/keep.txt' });
+    await ok('openWorkspaceFile', { sessionId, path: '.' });
+    const workspace = realpathSync(harness!.store.getSession(sessionId)!.workspace);
+    expect(opened).toEqual([join(workspace, 'uploads', 'keep.txt'), workspace]);
+    expect(await api!.invoke('openWorkspaceFile', { sessionId, path: '../..' })).toMatchObject({
+      ok: false,
+      error: { code: 'outside_workspace' },
+    });
+  });
+
+  it('says opening files needs the desktop app in web mode', async () => {
+    await coreApi();
+    const { sessionId } = await ok<{ sessionId: string }>('startTask', { task: 'Hi' });
+    await done(sessionId);
+    expect(await api!.invoke('openWorkspaceFile', { sessionId, path: '.' })).toMatchObject({
+      ok: false,
+      error: { code: 'not_supported' },
+    });
   });
 
   it('reports the sandbox engine and image', async () => {

@@ -10,7 +10,13 @@ import { parseMcpConfigFile } from '../mcp/config-file.js';
 import { dockerClient } from '../sandbox/engine.js';
 import { sandboxStatus, type SandboxStatus } from '../sandbox/sandbox-admin.js';
 import { SandboxBuildJobs } from './sandbox-build-job.js';
-import { listWorkspace, readWorkspaceFile, saveUploads, WorkspaceFileError } from '../workspace/workspace-files.js';
+import {
+  confinedPath,
+  listWorkspace,
+  readWorkspaceFile,
+  saveUploads,
+  WorkspaceFileError,
+} from '../workspace/workspace-files.js';
 
 /** how long the MCP status request waits for servers still connecting before answering with what it has */
 const MCP_STATUS_WAIT_MS = 8_000;
@@ -23,7 +29,8 @@ type AppHandlerNames =
   | 'buildSandbox'
   | 'listWorkspace'
   | 'readWorkspaceFile'
-  | 'uploadFiles';
+  | 'uploadFiles'
+  | 'openWorkspaceFile';
 
 export interface AppHandlers {
   handlers: Pick<CoreHandlers, AppHandlerNames>;
@@ -40,8 +47,9 @@ export function createAppHandlers(options: {
   store: SessionStore;
   dataDir: string;
   settings: SettingsAccess;
+  openPath?: (path: string) => Promise<void>;
 }): AppHandlers {
-  const { store, dataDir, settings } = options;
+  const { store, dataDir, settings, openPath } = options;
   // the settings screen's own MCP connections: status and tool lists without a session
   let inspector: McpManager | undefined;
   const builds = new SandboxBuildJobs();
@@ -107,6 +115,18 @@ export function createAppHandlers(options: {
       return { root, ...(await listWorkspace(root)) };
     },
     readWorkspaceFile: ({ sessionId, path }) => readWorkspaceFile(workspaceOf(sessionId), path).catch(asCoreError),
+    openWorkspaceFile: async ({ sessionId, path }) => {
+      if (!openPath) {
+        throw new CoreApiError(
+          'not_supported',
+          'Opening files with the system works in the desktop app only.',
+          'Download the file instead.',
+        );
+      }
+      const target = await confinedPath(workspaceOf(sessionId), path).catch(asCoreError);
+      await openPath(target);
+      return { ok: true };
+    },
     uploadFiles: ({ sessionId, files }) => {
       try {
         return { paths: saveUploads(workspaceOf(sessionId), files) };

@@ -27,6 +27,8 @@ export interface CoreApiOptions {
   settings: SettingsAccess;
   /** the settings runs use (saved ones plus env overrides); the saved ones when unset */
   runSettings?: () => AppSettings;
+  /** the desktop shell opens files with the system's default application; absent in web mode */
+  openPath?: (path: string) => Promise<void>;
 }
 
 export interface CoreApi {
@@ -61,7 +63,7 @@ function fileStem(title: string, sessionId: string): string {
 /** The handlers of every request in the contract, shared by the Electron shell and the web server. */
 export function createCoreApi(options: CoreApiOptions): CoreApi {
   const { sessions, store, dataDir, settings } = options;
-  const app = createAppHandlers({ store, dataDir, settings });
+  const app = createAppHandlers({ store, dataDir, settings, openPath: options.openPath });
 
   function sessionOrThrow(sessionId: string) {
     const session = store.getSession(sessionId);

@@ -115,6 +115,14 @@ async function confined(workspace: string, requested: string) {
   }
 }
 
+/** The host path of a file or folder inside the workspace (for opening it with the system). */
+export async function confinedPath(workspace: string, requested: string): Promise<string> {
+  const target = await confined(workspace, requested === '.' ? workspace : requested);
+  const exists = await fs.stat(target.host).catch(() => undefined);
+  if (!exists) throw new WorkspaceFileError('not_found', `${requested} is not in the workspace.`);
+  return target.host;
+}
+
 /** One file for preview: text (cut at 512 KB) or base64 for images and PDFs (up to 15 MB). */
 export async function readWorkspaceFile(workspace: string, requested: string): Promise<WorkspaceFile> {
   const target = await confined(workspace, requested);

@@ -248,7 +248,12 @@ export function App({ store }: { store: AppStore }) {
             {panel === 'plan' ? (
               <PlanPanel plan={view.plan} />
             ) : panel === 'files' ? (
-              <WorkspacePanel client={store.client} sessionId={view.sessionId} changeKey={view.lastSeq} />
+              <WorkspacePanel
+                client={store.client}
+                sessionId={view.sessionId}
+                changeKey={view.lastSeq}
+                canOpen={state.appInfo?.shell === 'electron'}
+              />
             ) : (
               <BrowserPanel screenshots={view.screenshots} />
             )}

@@ -25,6 +25,7 @@ export const REQUEST_NAMES = [
   'listWorkspace',
   'readWorkspaceFile',
   'uploadFiles',
+  'openWorkspaceFile',
 ] as const;
 
 export type RequestName = (typeof REQUEST_NAMES)[number];

@@ -180,6 +180,8 @@ export const enFeatures = {
     truncated: 'More files than shown.',
     back: 'All files',
     download: 'Download',
+    open: 'Open',
+    openFolder: 'Open folder',
     previewCut: 'Large file: the preview shows its beginning.',
     dropHint: 'Drop files here or on the message box to add them to the workspace.',
   },

@@ -337,6 +337,8 @@ export const zh: Translation<typeof en & typeof enFeatures> = {
     truncated: '文件太多，未全部显示。',
     back: '全部文件',
     download: '下载',
+    open: '打开',
+    openFolder: '打开文件夹',
     previewCut: '文件较大：预览只显示开头部分。',
     dropHint: '把文件拖到这里或消息框中，即可加入工作区。',
   },

@@ -94,6 +94,11 @@ export function SessionSidebar({
     }
   };
 
+  const resume = async (sessionId: string) => {
+    await store.openSession(sessionId);
+    await store.resume();
+  };
+
   const remove = async (sessionId: string) => {
     setDeleting(undefined);
     try {
@@ -204,6 +209,11 @@ export function SessionSidebar({
               </button>
               {menuFor === session.id ? (
                 <div className="row-menu" role="menu">
+                  {status === 'interrupted' ? (
+                    <button type="button" role="menuitem" onClick={() => void resume(session.id)} data-action="resume">
+                      ↻ {t('session.resume')}
+                    </button>
+                  ) : null}
                   <button type="button" role="menuitem" onClick={() => setRenaming(session.id)} data-action="rename">
                     {t('sessions.rename')}
                   </button>

@@ -24,9 +24,12 @@ export function WorkspacePanel({
   client,
   sessionId,
   changeKey,
+  canOpen,
 }: {
   client: ManusClient;
   sessionId: string;
+  /** the desktop app can open files with the system's applications */
+  canOpen: boolean;
   /** changes when the session may have written files (its last event) */
   changeKey: number;
 }) {
@@ -77,6 +80,14 @@ export function WorkspacePanel({
     }
   };
 
+  const openInSystem = async (path: string) => {
+    try {
+      await client.call('openWorkspaceFile', { sessionId, path });
+    } catch (error) {
+      setFailure(failureOf(error));
+    }
+  };
+
   const upload = async (files: File[]) => {
     try {
       const attachments = await Promise.all(files.map(readAttachment));
@@ -108,9 +119,16 @@ export function WorkspacePanel({
     >
       <div className="plan-title workspace-head">
         <span>{t('workspace.title')}</span>
-        <button type="button" className="ghost small" onClick={() => void refresh()} title={t('workspace.refresh')}>
-          ↻
-        </button>
+        <span>
+          {canOpen ? (
+            <button type="button" className="ghost small" onClick={() => void openInSystem('.')}>
+              {t('workspace.openFolder')}
+            </button>
+          ) : null}
+          <button type="button" className="ghost small" onClick={() => void refresh()} title={t('workspace.refresh')}>
+            ↻
+          </button>
+        </span>
       </div>
       {listing ? (
         <p className="workspace-root" title={listing.root}>
@@ -151,6 +169,11 @@ export function WorkspacePanel({
               {file.path}
             </span>
             <span className="file-size">{formatBytes(file.size)}</span>
+            {canOpen ? (
+              <button type="button" className="small" onClick={() => void openInSystem(file.path)}>
+                {t('workspace.open')}
+              </button>
+            ) : null}
             <button
               type="button"
               className="small"
