@@ -69,7 +69,7 @@ describe('the live session view in a browser, against manus serve', () => {
     await assistant.locator('strong', { hasText: 'the answer' }).waitFor({ timeout: UI_TIMEOUT_MS });
     await expect.poll(() => status(page).getAttribute('data-status'), { timeout: UI_TIMEOUT_MS }).toBe('finished');
     await expect.poll(() => assistant.locator('code.hljs').count()).toBe(1);
-    expect(await page.page.locator('.message-user .user-text').innerText()).toBe('First line\nsecond line');
+    expect(await page.page.locator('.message-user .plain-text').innerText()).toBe('First line\nsecond line');
     expect(await page.page.locator('.session-link').count()).toBe(1);
     await page.screenshot('streamed-reply');
     expect(page.pageErrors).toEqual([]);

@@ -4,7 +4,7 @@ import type { Script } from '../support/fake-llm/index.js';
 import { htmlPage, startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { serveApp, type ServedApp } from './support/served-app.js';
 import { CHROMIUM_PATH, launchChromium, openPage, type WatchedPage } from './support/browser.js';
-import { call, finish } from './support/scripts.js';
+import { call, finish, lastToolResult } from './support/scripts.js';
 
 const RUN_TIMEOUT_MS = 90_000;
 
@@ -120,30 +120,67 @@ describe('tool cards against manus serve', () => {
     await page.screenshot('bash-terminal-and-file-diff');
   });
 
-  it('shows the browser screenshot and its url in the browser panel', async () => {
+  it('shows the latest browser screenshot with its url, and scrubs back to an earlier one', async () => {
     site = await startFixtureServer();
     site.route(
       '/welcome',
       htmlPage('<h1 style="color:#c00;font-size:64px">Fixture page for Manus</h1><a href="/next">next</a>', 'Welcome'),
     );
-    const url = site.url('/welcome');
+    site.route('/next', htmlPage('<h1 style="color:#06c;font-size:64px">The second page</h1>', 'Next'));
+    const first = site.url('/welcome');
+    const second = site.url('/next');
+    const visits = [first, second].map((url) => call('browser_use', { action: 'go_to_url', url }));
     const page = await runTask(
-      oneCall('browser_use', { action: 'go_to_url', url }, 'I opened the page.'),
-      'Open the page',
-      {
-        config: { 'browser.executablePath': CHROMIUM_PATH },
-      },
+      (request) =>
+        request.index < visits.length ? { toolCalls: [visits[request.index]] } : finish('Both pages seen.'),
+      'Open both pages',
+      { config: { 'browser.executablePath': CHROMIUM_PATH } },
     );
     const panel = page.page.getByTestId('browser-panel');
     await panel.waitFor();
-    expect(await panel.locator('.browser-url-bar').innerText()).toBe(url);
-    const shot = panel.locator('.browser-shot');
-    const width = await shot.evaluate((image: HTMLImageElement) => image.naturalWidth);
+    expect(await panel.locator('.browser-url-bar').innerText()).toBe(second);
+    expect(await panel.locator('.scrubber-label').innerText()).toContain('Screenshot 2 of 2');
+    const width = await panel.locator('.browser-shot').evaluate((image: HTMLImageElement) => image.naturalWidth);
     expect(width).toBeGreaterThan(300);
-    const card = page.page.locator('.tool-card[data-tool="browser_use"]');
+    await page.screenshot('browser-panel-latest');
+
+    await panel.locator('.scrubber input[type="range"]').fill('0');
+    expect(await panel.locator('.browser-url-bar').innerText()).toBe(first);
+    expect(await panel.locator('.scrubber-label').innerText()).toContain('Screenshot 1 of 2');
+    await page.screenshot('browser-panel-scrubbed');
+    await panel.getByRole('button', { name: 'Latest' }).click();
+    expect(await panel.locator('.browser-url-bar').innerText()).toBe(second);
+
+    const card = page.page.locator('.tool-card[data-tool="browser_use"]').first();
     await card.locator('.tool-card-head').click();
-    await card.locator('.browser-url', { hasText: url }).waitFor();
-    await page.screenshot('browser-panel');
+    await card.locator('.browser-url', { hasText: first }).waitFor();
+  });
+
+  it('asks before a risky tool under the approval policy; a denial goes back to the model', async () => {
+    app = await serveApp(
+      (request) =>
+        request.index === 0
+          ? { toolCalls: [call('bash', { command: 'rm -rf /workspace/data' })] }
+          : finish(`The tool said: ${lastToolResult(request)}`),
+      { config: { 'approval.policy': 'risky' } },
+    );
+    watched = await openPage(browser, app.url);
+    const input = watched.page.getByTestId('composer-input');
+    await input.waitFor();
+    await input.fill('Clean the data folder');
+    await input.press('Enter');
+    const approval = watched.page.locator('.ask-card', { hasText: 'Approve this tool call?' });
+    await approval.waitFor({ timeout: RUN_TIMEOUT_MS });
+    expect(await approval.locator('.tool-output').innerText()).toContain('rm -rf /workspace/data');
+    await watched.screenshot('approval-card');
+    await approval.getByRole('button', { name: 'Deny' }).click();
+    await expect
+      .poll(() => watched!.page.getByTestId('session-status').getAttribute('data-status'), { timeout: RUN_TIMEOUT_MS })
+      .toBe('finished');
+    expect(await approval.locator('.ask-answer').innerText()).toContain('deny');
+    const reply = await watched.page.locator('.message-assistant', { hasText: 'The tool said' }).innerText();
+    expect(reply).toMatch(/denied|declined|not approved/i);
+    await watched.screenshot('approval-denied');
   });
 
   it('shows Docker missing as a banner with the fix on the tool card', async () => {

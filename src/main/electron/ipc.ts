@@ -1,7 +1,7 @@
 import { ipcMain, type BrowserWindow } from 'electron';
 import { IPC_EVENT_CHANNEL, IPC_INVOKE_CHANNEL } from '../../shared/contract/names.js';
 import type { CoreApi } from '../api/core-api.js';
-import { isAppUrl } from './security.js';
+import { isAppUrl } from './app-url.js';
 
 /** Carries the contract over IPC: requests from our own page only, every core event to the window. */
 export function connectIpc(api: CoreApi, window: () => BrowserWindow | undefined, appUrl: () => string): () => void {

@@ -1,27 +1,12 @@
 import { app, session, shell, type WebContents } from 'electron';
 import { CONTENT_SECURITY_POLICY } from '../server/csp.js';
+import { isAppUrl, isExternalWebUrl } from './app-url.js';
 
-const EXTERNAL_SCHEMES = new Set(['http:', 'https:']);
 /** the only permission the UI uses: copy buttons write text to the clipboard */
 const ALLOWED_PERMISSIONS = new Set(['clipboard-sanitized-write']);
 
 function openExternally(url: string): void {
-  try {
-    if (EXTERNAL_SCHEMES.has(new URL(url).protocol)) void shell.openExternal(url);
-  } catch {
-    // not a URL: nothing to open
-  }
-}
-
-/** Whether `url` is the app's own page (the dev server in development, the packaged file otherwise). */
-export function isAppUrl(url: string, appUrl: string): boolean {
-  try {
-    const target = new URL(url);
-    const own = new URL(appUrl);
-    return target.protocol === own.protocol && target.host === own.host && target.pathname === own.pathname;
-  } catch {
-    return false;
-  }
+  if (isExternalWebUrl(url)) void shell.openExternal(url);
 }
 
 /** Session-wide defaults: the CSP header on every response, and no permission prompts (camera, geolocation...). */

@@ -103,7 +103,12 @@ export function App({ store }: { store: AppStore }) {
           ) : state.loadingId ? (
             <div className="timeline-empty">{t('app.loading')}</div>
           ) : (
-            <Welcome onPick={setDraft} />
+            <Welcome
+              onPick={(task) => {
+                setDraft(task);
+                store.runCommand('focusComposer');
+              }}
+            />
           )}
         </ErrorBoundary>
         <Composer

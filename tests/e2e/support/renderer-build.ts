@@ -1,9 +1,12 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
 
 const RENDERER_OUT = resolve('out/renderer');
 const SOURCES = ['src/renderer', 'src/shared'];
+const LOCK_DIR = resolve('out/.renderer-build.lock');
+const LOCK_STALE_MS = 5 * 60_000;
+const LOCK_POLL_MS = 200;
 
 function newestMtime(folder: string): number {
   let newest = 0;
@@ -14,12 +17,43 @@ function newestMtime(folder: string): number {
   return newest;
 }
 
-/** Builds the renderer (electron-vite) when out/renderer is missing or older than its sources. */
-export async function ensureRendererBuilt(): Promise<string> {
+function isStale(): boolean {
   const index = join(RENDERER_OUT, 'index.html');
   const built = existsSync(index) ? statSync(index).mtimeMs : 0;
-  if (built < Math.max(...SOURCES.map((folder) => newestMtime(resolve(folder))))) {
-    execFileSync('npx', ['electron-vite', 'build'], { stdio: 'inherit' });
+  return built < Math.max(...SOURCES.map((folder) => newestMtime(resolve(folder))));
+}
+
+function sleep(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** Test files run in parallel workers: one builds while the others wait, then find the build fresh. */
+function withBuildLock(body: () => void): void {
+  mkdirSync(resolve('out'), { recursive: true });
+  for (;;) {
+    try {
+      mkdirSync(LOCK_DIR);
+      break;
+    } catch {
+      const lock = statSync(LOCK_DIR, { throwIfNoEntry: false });
+      // a lock left by a killed run does not block the next one forever
+      if (lock && Date.now() - lock.mtimeMs > LOCK_STALE_MS) rmSync(LOCK_DIR, { force: true, recursive: true });
+      sleep(LOCK_POLL_MS);
+    }
+  }
+  try {
+    body();
+  } finally {
+    rmSync(LOCK_DIR, { force: true, recursive: true });
+  }
+}
+
+/** Builds the app (electron-vite) when out/renderer is missing or older than its sources. */
+export async function ensureRendererBuilt(): Promise<string> {
+  if (isStale()) {
+    withBuildLock(() => {
+      if (isStale()) execFileSync('npx', ['electron-vite', 'build'], { stdio: 'inherit' });
+    });
   }
   return RENDERER_OUT;
 }

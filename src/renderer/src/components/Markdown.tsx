@@ -65,6 +65,11 @@ const options: Omit<Options, 'children'> = {
 const RENDERED_CACHE_SIZE = 600;
 const renderedCache = new Map<string, ReactElement>();
 
+/** Whether this text was rendered recently (showing it again costs nothing). */
+export function isMarkdownCached(text: string): boolean {
+  return renderedCache.has(text);
+}
+
 function renderCached(text: string): ReactElement {
   const cached = renderedCache.get(text);
   if (cached) {

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
+import { useTranslation } from 'react-i18next';
 import type { TimelineItem } from '../state/session-view.js';
 import { TimelineRow, type RowActions } from './timeline/TimelineRow.js';
 
@@ -20,8 +21,10 @@ export function MessageList({
   live: boolean;
   onAnswer: (askId: string, answer: string) => Promise<void>;
 }) {
+  const { t } = useTranslation();
   const scrollRef = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
+  const [awayFromEnd, setAwayFromEnd] = useState(false);
   const [openCards, setOpenCards] = useState<ReadonlySet<string>>(() => new Set());
 
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer re-renders this list itself; no memoised child keeps its functions
@@ -79,26 +82,40 @@ export function MessageList({
     const list = scrollRef.current;
     if (!list) return;
     stickToBottom.current = list.scrollHeight - list.scrollTop - list.clientHeight < STICK_THRESHOLD_PX;
+    if (awayFromEnd === stickToBottom.current) setAwayFromEnd(!stickToBottom.current);
+  };
+
+  const jumpToEnd = () => {
+    stickToBottom.current = true;
+    setAwayFromEnd(false);
+    virtualizer.scrollToIndex(items.length - 1, { align: 'end' });
   };
 
   return (
-    <div className="timeline-scroll" ref={scrollRef} onScroll={onScroll} data-testid="timeline">
-      <div className="timeline-inner" style={{ height: virtualizer.getTotalSize() }}>
-        {virtualizer.getVirtualItems().map((row) => {
-          const item = items[row.index];
-          return (
-            <div
-              key={row.key}
-              data-index={row.index}
-              ref={virtualizer.measureElement}
-              className="timeline-row"
-              style={{ transform: `translateY(${row.start}px)` }}
-            >
-              <TimelineRow item={item} live={live} actions={actions} />
-            </div>
-          );
-        })}
+    <div className="timeline-frame">
+      <div className="timeline-scroll" ref={scrollRef} onScroll={onScroll} data-testid="timeline">
+        <div className="timeline-inner" style={{ height: virtualizer.getTotalSize() }}>
+          {virtualizer.getVirtualItems().map((row) => {
+            const item = items[row.index];
+            return (
+              <div
+                key={row.key}
+                data-index={row.index}
+                ref={virtualizer.measureElement}
+                className="timeline-row"
+                style={{ transform: `translateY(${row.start}px)` }}
+              >
+                <TimelineRow item={item} live={live} scrolling={virtualizer.isScrolling} actions={actions} />
+              </div>
+            );
+          })}
+        </div>
       </div>
+      {awayFromEnd ? (
+        <button type="button" className="jump-to-end" onClick={jumpToEnd}>
+          ↓ {t('session.latest')}
+        </button>
+      ) : null}
     </div>
   );
 }

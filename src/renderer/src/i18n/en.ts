@@ -51,6 +51,7 @@ export const en = {
     resumeHint: 'This session was interrupted. Resume it where it stopped.',
     result: 'Result',
     emptyRun: 'Starting…',
+    latest: 'Latest',
   },
   tool: {
     calling: 'Running',
@@ -98,6 +99,7 @@ export const en = {
     answered: 'You answered',
     cancelled: 'No longer waiting',
     approve: 'Approve',
+    always: 'Always allow',
     deny: 'Deny',
   },
   done: {

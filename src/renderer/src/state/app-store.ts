@@ -5,6 +5,7 @@ import type { UiCommand } from '../../../shared/contract/ui-commands.js';
 import { ClientError, type ConnectionState, type ManusClient } from '../client/manus-client.js';
 import { applyEvents, sessionViewFromEvents, withSessionInfo, type SessionView } from './session-view.js';
 import { upsertSummary } from './session-list.js';
+import { routedSessionId, sessionRoute } from './route.js';
 
 export interface AppState {
   connection: ConnectionState;
@@ -22,13 +23,18 @@ export interface AppState {
   focusRequest?: { command: UiCommand; at: number };
 }
 
+export interface PrefetchedSession {
+  sessionId: string;
+  events: Promise<CoreEvent[]>;
+  summary: Promise<SessionSummary | null>;
+}
+
 export interface SendOptions {
   task: string;
   mode: SessionMode;
   model?: string;
 }
 
-const SESSION_ROUTE = /^#\/s\/([^/?#]+)$/;
 const FLUSH_FALLBACK_MS = 50;
 
 function toCoreError(error: unknown): CoreError {
@@ -50,7 +56,11 @@ export class AppStore {
   /** events of sessions not loaded yet, applied once their stored events arrive */
   private readonly early = new Map<string, CoreEvent[]>();
 
-  constructor(readonly client: ManusClient) {}
+  constructor(
+    readonly client: ManusClient,
+    /** the open session's fetch, started before the app was evaluated (boot.ts) */
+    private prefetched?: PrefetchedSession,
+  ) {}
 
   getState = (): AppState => this.state;
 
@@ -97,8 +107,7 @@ export class AppStore {
   }
 
   private followRoute(): void {
-    const match = SESSION_ROUTE.exec(window.location.hash);
-    const id = match ? decodeURIComponent(match[1]) : undefined;
+    const id = routedSessionId(window.location.hash);
     if (id === this.state.activeId) return;
     if (id) void this.openSession(id);
     else this.set({ activeId: undefined });
@@ -106,16 +115,18 @@ export class AppStore {
 
   /** Loads a session's stored events, then keeps it live: a reload re-attaches here. */
   async openSession(sessionId: string): Promise<void> {
-    if (window.location.hash !== `#/s/${encodeURIComponent(sessionId)}`) {
-      window.history.replaceState(window.history.state, '', `#/s/${encodeURIComponent(sessionId)}`);
+    if (window.location.hash !== sessionRoute(sessionId)) {
+      window.history.replaceState(window.history.state, '', sessionRoute(sessionId));
     }
     this.set({ activeId: sessionId, sidePanel: 'auto' });
     if (this.state.views[sessionId]) return;
     this.set({ loadingId: sessionId });
     try {
+      const prefetched = this.prefetched?.sessionId === sessionId ? this.prefetched : undefined;
+      this.prefetched = undefined;
       const [events, summary] = await Promise.all([
-        this.client.call('getEvents', { sessionId }),
-        this.client.call('getSession', { sessionId }),
+        prefetched?.events ?? this.client.call('getEvents', { sessionId }),
+        prefetched?.summary ?? this.client.call('getSession', { sessionId }),
       ]);
       const early = this.early.get(sessionId) ?? [];
       this.early.delete(sessionId);

@@ -33,6 +33,9 @@ export const AskCard = memo(function AskCard({
             <button type="button" className="primary" disabled={sending} onClick={() => void submit('approve')}>
               {t('ask.approve')}
             </button>
+            <button type="button" disabled={sending} onClick={() => void submit('always')}>
+              {t('ask.always')}
+            </button>
             <button type="button" disabled={sending} onClick={() => void submit('deny')}>
               {t('ask.deny')}
             </button>

@@ -1,20 +1,26 @@
 import { memo } from 'react';
 import type { MessageItem } from '../../state/session-view.js';
-import { Markdown } from '../Markdown.js';
+import { Markdown, isMarkdownCached } from '../Markdown.js';
 import { CopyButton } from '../CopyButton.js';
 import { imageSource } from '../../lib/format.js';
 
-export const MessageRow = memo(function MessageRow({ item, live }: { item: MessageItem; live: boolean }) {
+/** While the list flies past, text not rendered before shows plain; Markdown follows when scrolling stops. */
+export const MessageRow = memo(function MessageRow({
+  item,
+  live,
+  deferMarkdown,
+}: {
+  item: MessageItem;
+  live: boolean;
+  deferMarkdown: boolean;
+}) {
   const streaming = item.streaming && live;
+  const plain = item.role === 'user' || (deferMarkdown && !streaming && !isMarkdownCached(item.text));
   return (
     <article className={`message message-${item.role} ${streaming ? 'streaming' : ''}`} data-role={item.role}>
       {item.role !== 'user' && item.agent ? <div className="message-agent">{item.agent}</div> : null}
       <div className="message-body">
-        {item.role === 'user' ? (
-          <p className="user-text">{item.text}</p>
-        ) : (
-          <Markdown text={item.text} streaming={streaming} />
-        )}
+        {plain ? <p className="plain-text">{item.text}</p> : <Markdown text={item.text} streaming={streaming} />}
         {streaming ? <span className="stream-caret" aria-hidden /> : null}
         {item.images.length > 0 ? (
           <div className="message-images">

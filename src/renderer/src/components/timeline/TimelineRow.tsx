@@ -16,16 +16,19 @@ export interface RowActions {
 export const TimelineRow = memo(function TimelineRow({
   item,
   live,
+  scrolling,
   actions,
 }: {
   item: TimelineItem;
   live: boolean;
+  /** the list is being scrolled fast: rows keep their rendering cheap */
+  scrolling: boolean;
   actions: RowActions;
 }) {
   const { t } = useTranslation();
   switch (item.kind) {
     case 'message':
-      return <MessageRow item={item} live={live} />;
+      return <MessageRow item={item} live={live} deferMarkdown={scrolling} />;
     case 'tool':
       return <ToolCard item={item} open={actions.isOpen(item.key)} onToggle={actions.toggle} />;
     case 'ask':
