@@ -1,4 +1,11 @@
-import type { CoreEvent, CoreEventInput, SessionInfo, SessionMode, SessionStatus, UsageTotals } from '../../shared/events.js';
+import type {
+  CoreEvent,
+  CoreEventInput,
+  SessionInfo,
+  SessionMode,
+  SessionStatus,
+  UsageTotals,
+} from '../../shared/events.js';
 import type { ChatMessage } from '../llm/types.js';
 
 export interface NewSession {
