@@ -60,9 +60,13 @@ async function clickAndFollow(page: Page, element: Locator, timeoutMs: number): 
   page.on('download', onDownload).on('close', onDownload);
   let timer: NodeJS.Timeout | undefined;
   try {
+    // only links and form controls start loads by themselves; a plain button's click returns at once
+    const mayNavigate = await element
+      .evaluate((node) => node.closest('a[href], form, [type="submit"], [formaction]') !== null)
+      .catch(() => false);
     await element.click();
     // the click resolves before the browser reports the request it started: give it a moment to appear
-    if (!navigation) {
+    if (!navigation && mayNavigate) {
       await Promise.race([
         navigationSeen,
         settled,
