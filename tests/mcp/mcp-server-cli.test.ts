@@ -59,7 +59,12 @@ describe('manus mcp-server', () => {
     expect(created.isError, textOf(created)).toBe(false);
     expect(readFileSync(join(workspace, 'hello.txt'), 'utf8')).toBe('hello from MCP\n');
 
-    llm.setScript(sequence({ text: 'The answer is 42.', toolCalls: [call('terminate', { status: 'success' })] }));
+    llm.setScript(
+      sequence(
+        { toolCalls: [call('str_replace_editor', { command: 'view', path: '/workspace' })] },
+        { text: 'The answer is 42.', toolCalls: [call('terminate', { status: 'success' })] },
+      ),
+    );
     const progress: string[] = [];
     const run = await client.callTool(
       { name: 'run_task', arguments: { task: 'What is six times seven?' } },
@@ -72,7 +77,8 @@ describe('manus mcp-server', () => {
     expect(run.isError).toBe(false);
     expect(textOf(run)).toMatch(/The answer is 42\./);
     expect(textOf(run)).toMatch(/\(session [\w-]+, finished\)/);
-    expect(progress.some((line) => /terminate/.test(line))).toBe(true);
+    // notifications sent right before the result may be dropped by the client as the call completes: check an early one
+    expect(progress.some((line) => /calling str_replace_editor/.test(line))).toBe(true);
     expect(JSON.stringify(llm.chatRequests.at(-1)?.body.messages)).toContain('What is six times seven?');
   });
 

@@ -95,7 +95,7 @@ describe('Store events', () => {
   it('drops fields outside the schema and stamps ts when missing', () => {
     const { store } = tempStore();
     const session = newSession(store);
-    const event = { ...messageEvent(session.id, 'x'), secretField: 'leak' } as UnsequencedEvent;
+    const event = { ...messageEvent(session.id, 'x'), secretField: 'leak' } as unknown as UnsequencedEvent;
     delete (event as { ts?: number }).ts;
     const stored = store.appendEvent(event);
     expect(stored).not.toHaveProperty('secretField');

@@ -13,7 +13,7 @@ export class EventBus {
   constructor(private readonly store: SessionStore) {}
 
   emit(input: CoreEventInput): CoreEvent {
-    const stored = this.store.appendEvent({ ...input, ts: Date.now() } as Parameters<SessionStore['appendEvent']>[0]);
+    const stored = this.store.appendEvent({ ...input, ts: Date.now() });
     for (const entry of this.listeners) {
       if (entry.sessionId && entry.sessionId !== stored.sessionId) continue;
       try {

@@ -1,4 +1,11 @@
-import type { CoreEvent, SessionInfo, SessionMode, SessionStatus, UsageTotals } from '../../shared/events.js';
+import type {
+  CoreEvent,
+  CoreEventInput,
+  SessionInfo,
+  SessionMode,
+  SessionStatus,
+  UsageTotals,
+} from '../../shared/events.js';
 import type { ChatMessage } from '../llm/types.js';
 
 export interface NewSession {
@@ -27,7 +34,7 @@ export interface ListSessionsOptions {
 }
 
 /** Event as handed to the store: stamped with ts, without seq. */
-export type UnsequencedEvent = Omit<CoreEvent, 'seq'> & { type: CoreEvent['type'] };
+export type UnsequencedEvent = CoreEventInput & { ts: number };
 
 /**
  * The persistence the core depends on. One writer (the process that opened it), WAL, prepared statements.

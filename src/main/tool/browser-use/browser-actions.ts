@@ -12,6 +12,8 @@ import { extractContent } from './extract-content.js';
 
 /** How long a click on a target=_blank link waits for its new tab. */
 const POPUP_WAIT_MS = 2_000;
+/** How long after a click its navigation request (or download) may take to show up; a busy machine is slow. */
+const NAVIGATION_GRACE_MS = 300;
 /** How long an address that turned into a download may take to report it. */
 const DOWNLOAD_START_WAIT_MS = 5_000;
 /** Results the browser action web_search lists besides the one it opens. */
@@ -40,8 +42,12 @@ async function clickAndFollow(page: Page, element: Locator, timeoutMs: number): 
   let navigation: Request | undefined;
   let settle: () => void = () => undefined;
   const settled = new Promise<void>((resolve) => (settle = resolve));
+  let noticeNavigation: () => void = () => undefined;
+  const navigationSeen = new Promise<void>((resolve) => (noticeNavigation = resolve));
   const onRequest = (request: Request) => {
-    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) navigation ??= request;
+    if (!request.isNavigationRequest() || request.frame() !== page.mainFrame()) return;
+    navigation ??= request;
+    noticeNavigation();
   };
   const onNavigated = (frame: Frame) => {
     if (navigation && frame === page.mainFrame()) settle();
@@ -54,7 +60,20 @@ async function clickAndFollow(page: Page, element: Locator, timeoutMs: number): 
   page.on('download', onDownload).on('close', onDownload);
   let timer: NodeJS.Timeout | undefined;
   try {
+    // only links and form controls start loads by themselves; a plain button's click returns at once
+    const mayNavigate = await element
+      .evaluate((node) => node.closest('a[href], form, [type="submit"], [formaction]') !== null)
+      .catch(() => false);
     await element.click();
+    // the click resolves before the browser reports the request it started: give it a moment to appear
+    if (!navigation && mayNavigate) {
+      await Promise.race([
+        navigationSeen,
+        settled,
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, NAVIGATION_GRACE_MS))),
+      ]);
+      clearTimeout(timer);
+    }
     if (!navigation) return;
     await Promise.race([settled, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
   } finally {
