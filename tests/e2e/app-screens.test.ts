@@ -157,6 +157,24 @@ describe('first run and settings', () => {
     // disabling it is live too
     await server.locator('.switch').click();
     await expect.poll(() => server.getAttribute('data-state'), { timeout: 15_000 }).toBe('disabled');
+
+    // import a {"mcpServers": ...} file: its token is saved, and shown only masked
+    const token = 'tok-import-0123456789wxyz';
+    await page.getByTestId('import-mcp').click();
+    await page.getByTestId('mcp-import-text').fill(
+      JSON.stringify({
+        mcpServers: {
+          imported: { command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'], env: { API_TOKEN: token } },
+        },
+      }),
+    );
+    await page.getByTestId('import-mcp-submit').click();
+    const imported = page.locator('[data-server="imported"]');
+    await expect.poll(() => imported.getAttribute('data-state'), { timeout: 30_000 }).toBe('connected');
+    await imported.getByRole('button', { name: 'Edit' }).click();
+    expect(await page.getByTestId('mcp-form').locator('textarea').nth(1).inputValue()).toBe('API_TOKEN=••••wxyz');
+    expect(await page.content()).not.toContain(token);
+    expect((await savedSettings()).mcp.servers.imported).toMatchObject({ env: { API_TOKEN: '••••wxyz' } });
   });
 
   it('shows the sandbox status, browser and approval settings, and switches to Chinese and the light theme', async () => {
@@ -195,41 +213,45 @@ describe('first run and settings', () => {
 });
 
 describe('approval cards', () => {
-  it('approves one file write and denies another; the denial reaches the model as the tool result', async () => {
+  it('approves, denies and always allows file writes; a denial reaches the model as the tool result', async () => {
+    const create = (path: string) => call('str_replace_editor', { command: 'create', path, file_text: path });
     const script: Script = (request) => {
-      if (request.index === 0) {
-        return {
-          toolCalls: [call('str_replace_editor', { command: 'create', path: 'approved.txt', file_text: 'yes' })],
-        };
-      }
-      if (request.index === 1) {
-        return { toolCalls: [call('str_replace_editor', { command: 'create', path: 'denied.txt', file_text: 'no' })] };
-      }
-      return finish(`Second write: ${lastToolResult(request)}`);
+      if (request.index === 0) return { toolCalls: [create('approved.txt')] };
+      if (request.index === 1) return { toolCalls: [create('denied.txt')] };
+      if (request.index === 2)
+        return { text: `Second write: ${lastToolResult(request)}`, toolCalls: [create('third.txt')] };
+      if (request.index === 3) return { toolCalls: [create('fourth.txt')] };
+      return finish('All written.');
     };
     const page = (await open(script, { config: { 'approval.policy': 'risky' } })).page;
-    await sendTask(page, 'Write two files');
-    const first = page.locator('.ask-card[data-kind="approval"][data-status="waiting"]');
-    await first.waitFor({ timeout: RUN_TIMEOUT_MS });
-    expect(await first.innerText()).toContain('approved.txt');
+    await sendTask(page, 'Write some files');
+    const waiting = (name: string) =>
+      page.locator('.ask-card[data-kind="approval"][data-status="waiting"]', { hasText: name });
+    await waiting('approved.txt').waitFor({ timeout: RUN_TIMEOUT_MS });
     await watched!.screenshot('approval-card-waiting');
-    await first.getByTestId('approve').click();
-
-    const second = page.locator('.ask-card[data-kind="approval"][data-status="waiting"]', { hasText: 'denied.txt' });
-    await second.waitFor({ timeout: RUN_TIMEOUT_MS });
-    await second.getByTestId('deny').click();
+    await waiting('approved.txt').getByTestId('approve').click();
+    await waiting('denied.txt').waitFor({ timeout: RUN_TIMEOUT_MS });
+    await waiting('denied.txt').getByTestId('deny').click();
+    await waiting('third.txt').waitFor({ timeout: RUN_TIMEOUT_MS });
+    await waiting('third.txt').getByTestId('always-allow').click();
     await waitFinished(page);
+
     const reply = await page.locator('.message', { hasText: 'Second write:' }).innerText();
     expect(reply).toMatch(/denied/i);
+    // the fourth write ran without a card: "always allow" was remembered
     expect(await page.locator('.ask-card[data-kind="approval"] .ask-answer').allInnerTexts()).toEqual([
       '✓ Approved',
       '✕ Denied',
+      '✓ Always allowed',
     ]);
+    expect((await savedSettings()).approval.alwaysAllow).toEqual(['str_replace_editor']);
     await watched!.screenshot('approval-answered');
 
-    // the approved file is in the workspace, the denied one is not
+    // the approved files are in the workspace, the denied one is not
     await page.getByTestId('toggle-files').click();
-    await page.locator('[data-file="approved.txt"]').waitFor({ timeout: UI_TIMEOUT_MS });
+    for (const name of ['approved.txt', 'third.txt', 'fourth.txt']) {
+      await page.locator(`[data-file="${name}"]`).waitFor({ timeout: UI_TIMEOUT_MS });
+    }
     expect(await page.locator('[data-file="denied.txt"]').count()).toBe(0);
   });
 });
@@ -257,7 +279,7 @@ describe('sessions', () => {
     await expect.poll(() => rows.count()).toBe(2);
     // newest first, with status badges
     expect(await rows.first().innerText()).toContain('giraffes');
-    expect(await rows.first().locator('.status-badge').getAttribute('data-status')).toBe('finished');
+    await expect.poll(() => rows.first().locator('.status-badge').getAttribute('data-status')).toBe('finished');
 
     // full-text search over messages (Ctrl+K focuses the box)
     await page.keyboard.press('Control+k');
@@ -332,6 +354,11 @@ describe('workspace files', () => {
     const csv = 'city,population\nParis,2100000\n"Lyon, FR",513000\n';
     const html = '<h1 id="title">Report</h1><script>alert("ran")</script>';
     const page = (await open(sequence(finish('I see the files.')))).page;
+    // this screen in the dark theme
+    await page.evaluate(() => localStorage.setItem('manus.theme', 'dark'));
+    await page.reload();
+    await page.getByTestId('composer-input').waitFor();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
     await dropFiles(page, 'composer', [
       { name: 'cities.csv', mimeType: 'text/csv', base64: Buffer.from(csv).toString('base64') },
       { name: 'dot.png', mimeType: 'image/png', base64: PNG_BASE64 },
@@ -351,14 +378,14 @@ describe('workspace files', () => {
     await table.waitFor();
     expect(await table.locator('th').allInnerTexts()).toEqual(['city', 'population']);
     expect(await table.locator('tbody tr').nth(1).locator('td').first().innerText()).toBe('Lyon, FR');
-    await watched!.screenshot('workspace-csv');
+    await watched!.screenshot('workspace-csv-dark');
 
     await page.getByTestId('preview-back').click();
     await page.locator('[data-file="uploads/dot.png"]').click();
     const image = page.getByTestId('preview-image');
     await image.waitFor();
     await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(2);
-    await watched!.screenshot('workspace-image');
+    await watched!.screenshot('workspace-image-dark');
 
     await page.getByTestId('preview-back').click();
     await page.locator('[data-file="uploads/report.html"]').click();
