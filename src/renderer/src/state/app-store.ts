@@ -198,7 +198,15 @@ export class AppStore {
 
   async refreshSessions(): Promise<void> {
     try {
-      this.set({ sessions: await this.client.call('listSessions', { limit: 200 }) });
+      const listed = await this.client.call('listSessions', { limit: 200 });
+      // a list computed before a run's last events arrived must not undo them: open sessions keep their live state
+      this.set({
+        sessions: listed.map((summary) => {
+          const status = this.state.views[summary.session.id]?.status;
+          if (!status || status === 'running') return summary;
+          return { running: false, session: { ...summary.session, status } };
+        }),
+      });
     } catch (error) {
       this.fail(error);
     }
