@@ -18,6 +18,10 @@ const EVERYTHING_ENTRY = resolve('node_modules/@modelcontextprotocol/server-ever
 const PNG_BASE64 =
   'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==';
 
+const MINIMAL_PDF =
+  '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj ' +
+  '3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 200]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n';
+
 let browser: Browser;
 let app: ServedApp | undefined;
 let watched: WatchedPage | undefined;
@@ -363,8 +367,9 @@ describe('workspace files', () => {
       { name: 'cities.csv', mimeType: 'text/csv', base64: Buffer.from(csv).toString('base64') },
       { name: 'dot.png', mimeType: 'image/png', base64: PNG_BASE64 },
       { name: 'report.html', mimeType: 'text/html', base64: Buffer.from(html).toString('base64') },
+      { name: 'paper.pdf', mimeType: 'application/pdf', base64: Buffer.from(MINIMAL_PDF).toString('base64') },
     ]);
-    await expect.poll(() => page.getByTestId('attachments').locator('li').count()).toBe(3);
+    await expect.poll(() => page.getByTestId('attachments').locator('li').count()).toBe(4);
     await watched!.screenshot('composer-attachments');
     await sendTask(page, 'Look at these files');
     await waitFinished(page);
@@ -397,9 +402,17 @@ describe('workspace files', () => {
       .toBe('Report');
     expect(watched!.dialogs).toEqual([]);
 
+    // a PDF opens in a blob: frame the page's CSP allows
+    await page.getByTestId('preview-back').click();
+    await page.locator('[data-file="uploads/paper.pdf"]').click();
+    const pdf = page.getByTestId('preview-pdf');
+    await pdf.waitFor();
+    expect(await pdf.getAttribute('src')).toMatch(/^blob:/);
+    expect(watched!.console.filter((line) => /Content Security Policy/i.test(line))).toEqual([]);
+
     // download
     const download = page.waitForEvent('download');
     await page.getByTestId('download-file').click();
-    expect((await download).suggestedFilename()).toBe('report.html');
+    expect((await download).suggestedFilename()).toBe('paper.pdf');
   });
 });
