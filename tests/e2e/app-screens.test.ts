@@ -290,6 +290,7 @@ describe('sessions', () => {
     await page.keyboard.type('hemisphere');
     await expect.poll(() => rows.count()).toBe(1);
     expect(await rows.first().innerText()).toContain('penguins');
+    expect(await rows.first().locator('mark').innerText()).toBe('hemisphere');
     await watched!.screenshot('sessions-search');
     await page.getByTestId('session-search').fill('');
     await expect.poll(() => rows.count()).toBe(2);

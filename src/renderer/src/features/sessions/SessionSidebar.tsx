@@ -5,6 +5,7 @@ import type { AppStore } from '../../state/app-store.js';
 import { ConfirmDialog } from '../common/ConfirmDialog.js';
 import { downloadFile } from '../common/download.js';
 import { relativeTime } from './relative-time.js';
+import { Snippet } from './Snippet.js';
 
 const SEARCH_DEBOUNCE_MS = 200;
 
@@ -182,7 +183,7 @@ export function SessionSidebar({
                   <span className="session-link-text">
                     <span className="session-title">{session.title || session.id}</span>
                     {snippet ? (
-                      <span className="session-snippet">{snippet.replace(/[[\]]/g, '')}</span>
+                      <Snippet text={snippet} />
                     ) : (
                       <span className="session-when">{relativeTime(session.updatedAt, i18n.language)}</span>
                     )}
