@@ -138,6 +138,8 @@ describe('first run and settings', () => {
     const page = (await open(sequence(finish('ok')))).page;
     await page.keyboard.press('Control+,');
     await page.getByTestId('settings').waitFor();
+    // the model from the environment is named, so an empty provider list does not puzzle
+    expect(await page.getByTestId('env-model').innerText()).toContain('fake-model');
     await page.locator('[data-tab="mcp"]').click();
     await page.getByTestId('add-mcp').click();
     await page.getByTestId('mcp-name').fill('everything');

@@ -136,6 +136,11 @@ export function App({ store }: { store: AppStore }) {
             }}
             onSaved={() => void store.refresh()}
             startAdding={addingProvider}
+            envModel={
+              state.appInfo?.defaultModel === 'override'
+                ? state.appInfo.models.find((choice) => choice.name === 'override')?.model
+                : undefined
+            }
           />
         </main>
       ) : (

@@ -60,6 +60,8 @@ export const enFeatures = {
       testOk: 'Connected in {{ms}} ms · {{count}} models available',
       testFailed: 'Connection failed',
       test: 'Test connection',
+      envOverride:
+        'This process runs with {{model}} from the environment (MANUS_LLM_MODEL / MANUS_LLM_API_KEY / MANUS_LLM_BASE_URL); it takes the place of the default below until those variables are unset.',
     },
     mcp: {
       none: 'No MCP servers yet.',

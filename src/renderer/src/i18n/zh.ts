@@ -219,6 +219,8 @@ export const zh: Translation<typeof en & typeof enFeatures> = {
       testOk: '连接成功，用时 {{ms}} 毫秒 · 可用模型 {{count}} 个',
       testFailed: '连接失败',
       test: '测试连接',
+      envOverride:
+        '当前进程使用环境变量（MANUS_LLM_MODEL / MANUS_LLM_API_KEY / MANUS_LLM_BASE_URL）中的 {{model}}；在取消这些变量之前，它会替代下面的默认模型。',
     },
     mcp: {
       none: '还没有 MCP 服务器。',

@@ -28,6 +28,7 @@ export function SettingsScreen({
   onClose,
   onSaved,
   startAdding,
+  envModel,
 }: {
   client: ManusClient;
   tab: SettingsTab;
@@ -37,6 +38,8 @@ export function SettingsScreen({
   onSaved: () => void;
   /** open the "add provider" form at once (first run) */
   startAdding?: boolean;
+  /** the model environment variables put in place of the saved default (MANUS_LLM_*), if any */
+  envModel?: string;
 }) {
   const { t } = useTranslation();
   const [settings, setSettings] = useState<MaskedSettings>();
@@ -96,7 +99,14 @@ export function SettingsScreen({
         {settings ? (
           <div className="settings-content">
             {tab === 'providers' ? (
-              <ProvidersSection client={client} settings={settings} save={save} startAdding={startAdding} />
+              <>
+                {envModel ? (
+                  <p className="env-note" data-testid="env-model">
+                    {t('settings.providers.envOverride', { model: envModel })}
+                  </p>
+                ) : null}
+                <ProvidersSection client={client} settings={settings} save={save} startAdding={startAdding} />
+              </>
             ) : null}
             {tab === 'mcp' ? <McpSection client={client} settings={settings} save={save} /> : null}
             {tab === 'sandbox' ? <SandboxSection client={client} settings={settings} save={save} /> : null}
