@@ -278,7 +278,9 @@ describe('sessions', () => {
     ).page;
     await sendTask(page, 'Tell me about penguins');
     await waitFinished(page);
-    await page.getByTestId('new-session').click();
+    // a new session from the keyboard (Ctrl+Shift+O: browsers keep Ctrl+N for themselves)
+    await page.keyboard.press('Control+Shift+O');
+    await expect.poll(() => page.getByTestId('session-status').count()).toBe(0);
     await sendTask(page, 'Tell me about giraffes');
     await waitFinished(page);
     const rows = page.locator('[data-session-row]');
@@ -372,13 +374,20 @@ describe('workspace files', () => {
       { name: 'report.html', mimeType: 'text/html', base64: Buffer.from(html).toString('base64') },
       { name: 'paper.pdf', mimeType: 'application/pdf', base64: Buffer.from(MINIMAL_PDF).toString('base64') },
     ]);
-    await expect.poll(() => page.getByTestId('attachments').locator('li').count()).toBe(4);
+    // and one more through the attach button's file picker
+    await page.getByTestId('attach-input').setInputFiles({
+      name: 'notes.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('picked'),
+    });
+    await expect.poll(() => page.getByTestId('attachments').locator('li').count()).toBe(5);
     await watched!.screenshot('composer-attachments');
     await sendTask(page, 'Look at these files');
     await waitFinished(page);
     const prompt = JSON.stringify(app!.llm.chatRequests[0]!.body);
     expect(prompt).toContain('/workspace/uploads/cities.csv');
     expect(prompt).toContain('/workspace/uploads/dot.png');
+    expect(prompt).toContain('/workspace/uploads/notes.txt');
 
     await page.getByTestId('toggle-files').click();
     await page.locator('[data-file="uploads/cities.csv"]').click();

@@ -157,6 +157,20 @@ export function Composer({
             </option>
           ))}
         </select>
+        {onAttach ? (
+          <label className="attach-button" title={t('attach.add')}>
+            <input
+              type="file"
+              multiple
+              onChange={(event) => {
+                if (event.target.files?.length) onAttach([...event.target.files]);
+                event.target.value = '';
+              }}
+              data-testid="attach-input"
+            />
+            📎
+          </label>
+        ) : null}
         <span className="spacer" />
         {running ? (
           <button

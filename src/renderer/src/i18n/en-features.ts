@@ -141,7 +141,7 @@ export const enFeatures = {
     search: 'Search sessions',
     settings: 'Settings',
     keys: {
-      newSession: 'Ctrl/⌘ + N',
+      newSession: 'Ctrl/⌘ + N  ·  Ctrl/⌘ + Shift + O',
       send: 'Enter',
       newline: 'Shift + Enter',
       stop: 'Esc',
@@ -206,6 +206,7 @@ export const enFeatures = {
   },
   attach: {
     remove: 'Remove the file',
+    add: 'Attach files (or drop them here)',
     limit: 'Files up to 10 MB each (13 MB together) can be attached.',
   },
 };

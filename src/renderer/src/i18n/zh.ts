@@ -298,7 +298,7 @@ export const zh: Translation<typeof en & typeof enFeatures> = {
     search: '搜索会话',
     settings: '设置',
     keys: {
-      newSession: 'Ctrl/⌘ + N',
+      newSession: 'Ctrl/⌘ + N  ·  Ctrl/⌘ + Shift + O',
       send: 'Enter',
       newline: 'Shift + Enter',
       stop: 'Esc',
@@ -363,6 +363,7 @@ export const zh: Translation<typeof en & typeof enFeatures> = {
   },
   attach: {
     remove: '移除文件',
+    add: '添加文件（也可拖放到这里）',
     limit: '每个文件最大 10 MB（合计 13 MB）。',
   },
 };
