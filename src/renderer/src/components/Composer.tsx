@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { SESSION_MODES, type SessionMode } from '../../../shared/events.js';
 import type { ModelChoice } from '../../../shared/contract.js';
 import { formatBytes, type Attachment } from '../features/workspace/file-reading.js';
+import { PaperclipIcon } from '../features/common/PaperclipIcon.js';
 
 const MAX_ROWS_PX = 240;
 
@@ -100,7 +101,7 @@ export function Composer({
         <ul className="attachment-list" data-testid="attachments">
           {attachments.map((attachment, index) => (
             <li key={`${attachment.name}:${index}`} className="chip">
-              <span aria-hidden>📎</span> {attachment.name}{' '}
+              <PaperclipIcon size={13} /> {attachment.name}{' '}
               <span className="file-size">{formatBytes(attachment.size)}</span>
               <button
                 type="button"
@@ -168,7 +169,7 @@ export function Composer({
               }}
               data-testid="attach-input"
             />
-            📎
+            <PaperclipIcon size={18} />
           </label>
         ) : null}
         <span className="spacer" />

@@ -8,7 +8,7 @@ import { FilePreview } from './FilePreview.js';
 import { formatBytes, readAttachment } from './file-reading.js';
 
 const KIND_ICONS: Record<string, string> = {
-  image: '🖼',
+  image: '▨',
   csv: '▦',
   html: '◈',
   pdf: '▤',
