@@ -2,6 +2,19 @@ import { z } from 'zod';
 import { CoreEventSchema, SessionInfoSchema, SessionModeSchema, SessionStatusSchema } from './events.js';
 import { AppSettingsSchema } from '../main/config/settings.js';
 import type { RequestName } from './contract/names.js';
+import {
+  ImportMcpRequestSchema,
+  ImportedMcpSchema,
+  LlmTestReportSchema,
+  McpServerStateSchema,
+  SandboxBuildJobSchema,
+  SandboxBuildMethodSchema,
+  SandboxStateSchema,
+  TestLlmRequestSchema,
+  UploadListSchema,
+  WorkspaceFileSchema,
+  WorkspaceListingSchema,
+} from './contract/app-requests.js';
 
 /**
  * The one contract between the UI and the core: every request (name, request schema, reply schema) and the
@@ -21,6 +34,8 @@ export const StartTaskRequestSchema = z.object({
   maxSteps: z.number().int().positive().optional(),
   /** flows: run independent plan steps at the same time */
   parallel: z.number().int().positive().max(16).optional(),
+  /** files dropped into the composer: copied into the workspace before the run, their paths added to the task */
+  attachments: UploadListSchema.optional(),
 });
 export type StartTaskRequest = z.infer<typeof StartTaskRequestSchema>;
 
@@ -89,6 +104,17 @@ export const CONTRACT = {
   getSettings: request(z.object({}), MaskedSettingsSchema),
   updateSettings: request(z.object({ settings: AppSettingsSchema }), MaskedSettingsSchema),
   appInfo: request(z.object({}), AppInfoSchema),
+  testLlm: request(TestLlmRequestSchema, LlmTestReportSchema),
+  mcpStatus: request(z.object({}), z.array(McpServerStateSchema)),
+  /** adds the file's servers to the settings (an existing name is replaced); replies with them, masked */
+  importMcpConfig: request(ImportMcpRequestSchema, ImportedMcpSchema),
+  sandboxStatus: request(z.object({}), SandboxStateSchema),
+  buildSandbox: request(z.object({ method: SandboxBuildMethodSchema }), SandboxBuildJobSchema),
+  listWorkspace: request(SessionRef, WorkspaceListingSchema),
+  readWorkspaceFile: request(SessionRef.extend({ path: z.string().min(1).max(4096) }), WorkspaceFileSchema),
+  /** desktop app only: opens a workspace file (or the folder, path '.') with the system's default application */
+  openWorkspaceFile: request(SessionRef.extend({ path: z.string().min(1).max(4096) }), Ok),
+  uploadFiles: request(SessionRef.extend({ files: UploadListSchema }), z.object({ paths: z.array(z.string()) })),
 } as const;
 
 export type Contract = typeof CONTRACT;
@@ -118,3 +144,5 @@ export type InvokeResult<T> = { ok: true; value: T } | { ok: false; error: CoreE
 export const EventStreamSchema = CoreEventSchema;
 
 export { REQUEST_NAMES, isRequestName, type RequestName } from './contract/names.js';
+
+export * from './contract/app-requests.js';

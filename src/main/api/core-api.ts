@@ -9,6 +9,8 @@ import { exportSessionJson, exportSessionMarkdown } from '../store/export.js';
 import { deleteSessionEverywhere } from '../store/session-files.js';
 import { removeSessionSandbox } from '../sandbox/session-sandbox.js';
 import { collectSecrets, maskSecrets, restoreMaskedSecrets } from '../store/settings-secrets.js';
+import { createAppHandlers } from './app-handlers.js';
+import { attachmentNote, plannedUploadPaths, saveUploads } from '../workspace/workspace-files.js';
 
 /** The part of SessionService the UI drives. */
 export type SessionRunner = Pick<
@@ -25,6 +27,8 @@ export interface CoreApiOptions {
   settings: SettingsAccess;
   /** the settings runs use (saved ones plus env overrides); the saved ones when unset */
   runSettings?: () => AppSettings;
+  /** the desktop shell opens files with the system's default application; absent in web mode */
+  openPath?: (path: string) => Promise<void>;
 }
 
 export interface CoreApi {
@@ -33,6 +37,8 @@ export interface CoreApi {
   invoke(name: unknown, payload: unknown): Promise<InvokeResult<unknown>>;
   /** every stored event of every session, live */
   onEvent(listener: (event: CoreEvent) => void): () => void;
+  /** closes what the API itself opened (the settings screen's MCP connections) */
+  close(): Promise<void>;
 }
 
 const DEFAULT_EVENTS_PAGE = 100_000;
@@ -57,6 +63,7 @@ function fileStem(title: string, sessionId: string): string {
 /** The handlers of every request in the contract, shared by the Electron shell and the web server. */
 export function createCoreApi(options: CoreApiOptions): CoreApi {
   const { sessions, store, dataDir, settings } = options;
+  const app = createAppHandlers({ store, dataDir, settings, openPath: options.openPath });
 
   function sessionOrThrow(sessionId: string) {
     const session = store.getSession(sessionId);
@@ -70,14 +77,20 @@ export function createCoreApi(options: CoreApiOptions): CoreApi {
   };
 
   const handlers: CoreHandlers = {
-    startTask: (request) => {
+    startTask: ({ attachments, ...request }) => {
       if (request.sessionId) {
-        sessionOrThrow(request.sessionId);
+        const session = sessionOrThrow(request.sessionId);
         if (sessions.isRunning(request.sessionId)) {
           throw new CoreApiError('busy', 'This session is still running.', 'Stop it or wait for it to finish.');
         }
+        if (attachments?.length) request.task += attachmentNote(saveUploads(session.workspace, attachments));
       }
-      const { sessionId, done } = sessions.start(request);
+      const dropped = !request.sessionId && attachments?.length ? attachments : undefined;
+      // a new session's workspace exists once start returns; the files land there before its first step runs
+      const { sessionId, done } = sessions.start(
+        dropped ? { ...request, task: request.task + attachmentNote(plannedUploadPaths(dropped)) } : request,
+      );
+      if (dropped) saveUploads(sessionOrThrow(sessionId).workspace, dropped);
       // the outcome reaches the UI as a `done` event; nothing waits on this promise
       done.catch(() => undefined);
       return { sessionId };
@@ -157,11 +170,13 @@ export function createCoreApi(options: CoreApiOptions): CoreApi {
         runningSessionIds: sessions.runningSessionIds(),
       };
     },
+    ...app.handlers,
   };
 
   return {
     handlers,
     invoke: (name, payload) => invokeHandler(handlers, name, payload),
     onEvent: (listener) => sessions.subscribe(listener),
+    close: () => app.close(),
   };
 }

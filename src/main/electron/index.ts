@@ -1,4 +1,4 @@
-import { app, BrowserWindow, dialog } from 'electron';
+import { app, BrowserWindow, dialog, shell } from 'electron';
 import { resolveDataDir } from '../store/data-dir.js';
 import { openStore } from '../store/store.js';
 import { FileKeySecretBox, type SecretBox } from '../store/secrets.js';
@@ -47,6 +47,10 @@ if (!app.requestSingleInstanceLock()) {
         settings: storedSettings(store, secrets),
         runSettings: core.runSettings,
         shell: 'electron',
+        openPath: async (path) => {
+          const failure = await shell.openPath(path);
+          if (failure) throw new Error(failure);
+        },
         version: app.getVersion(),
       });
       const disconnect = connectIpc(api, currentWindow, rendererUrl);
@@ -68,8 +72,9 @@ if (!app.requestSingleInstanceLock()) {
         event.preventDefault();
         disconnect();
         // running sessions are cancelled and their sandboxes released before the store closes
-        void core
+        void api
           .close()
+          .then(() => core.close())
           .finally(() => store.close())
           .finally(() => app.exit(0));
       });

@@ -36,6 +36,8 @@ export function createMainWindow(dataDir: string): BrowserWindow {
       // no <webview>: it would be an unrestricted browser inside the app
       webviewTag: false,
       spellcheck: true,
+      // Chromium's built-in PDF viewer, for the workspace panel's PDF preview (a blob: frame)
+      plugins: true,
     },
   });
   if (state.maximized) window.maximize();

@@ -1,8 +1,16 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SessionMode } from '../../shared/events.js';
 import { useAppState, type AppStore } from './state/app-store.js';
-import { Sidebar } from './components/Sidebar.js';
+import { SessionSidebar } from './features/sessions/SessionSidebar.js';
+import { ReviewView } from './features/sessions/ReviewView.js';
+import { SettingsScreen } from './features/settings/SettingsScreen.js';
+import type { SettingsTab } from './features/settings/settings-types.js';
+import { WorkspacePanel } from './features/workspace/WorkspacePanel.js';
+import { readAttachment, type Attachment } from './features/workspace/file-reading.js';
+import { FirstRun } from './features/onboarding/FirstRun.js';
+import { useShortcuts } from './features/prefs/use-shortcuts.js';
+import './features/features.css';
 import { SessionHeader, type PanelChoice } from './components/SessionHeader.js';
 import { MessageList } from './components/MessageList.js';
 import { Composer } from './components/Composer.js';
@@ -24,11 +32,56 @@ export function App({ store }: { store: AppStore }) {
   const { t } = useTranslation();
   const state = useAppState(store, (current) => current);
   const [draft, setDraft] = useState('');
+  const [settingsTab, setSettingsTab] = useState<SettingsTab>();
+  const [addingProvider, setAddingProvider] = useState(false);
+  const [reviewing, setReviewing] = useState<string>();
+  const [attachments, setAttachments] = useState<Attachment[]>([]);
+  const [searchSignal, setSearchSignal] = useState<number>();
   const view = state.activeId ? state.views[state.activeId] : undefined;
   const running = view?.status === 'running';
   const panel = panelFor(state.sidePanel, view);
+  const inReview = Boolean(view && reviewing === view.sessionId && !running);
 
   useEffect(() => store.start(), [store]);
+
+  // the menu's Settings, Search and New session commands
+  useEffect(
+    () =>
+      store.client.onCommand((command) => {
+        if (command === 'openSettings') setSettingsTab((tab) => tab ?? 'providers');
+        if (command === 'search') setSearchSignal(Date.now());
+        if (command === 'newSession') setSettingsTab(undefined);
+      }),
+    [store],
+  );
+
+  const shortcuts = useMemo(
+    () => ({
+      newSession: () => {
+        setSettingsTab(undefined);
+        store.newSession();
+      },
+      search: () => {
+        setSettingsTab(undefined);
+        setSearchSignal(Date.now());
+      },
+      settings: () => setSettingsTab((tab) => (tab ? undefined : 'providers')),
+    }),
+    [store],
+  );
+  useShortcuts(shortcuts);
+
+  const attach = useCallback(
+    async (files: File[]) => {
+      try {
+        const read = await Promise.all(files.map(readAttachment));
+        setAttachments((current) => [...current, ...read]);
+      } catch (error) {
+        store.fail({ code: 'too_large', message: (error as Error).message, hint: t('attach.limit') });
+      }
+    },
+    [store, t],
+  );
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -46,88 +99,169 @@ export function App({ store }: { store: AppStore }) {
   }, [store]);
 
   const send = useCallback(
-    (task: string, mode: SessionMode, model: string | undefined) => store.send({ task, mode, model }),
-    [store],
+    async (task: string, mode: SessionMode, model: string | undefined) => {
+      const sent = await store.send({
+        task,
+        mode,
+        model,
+        attachments: attachments.map(({ name, data }) => ({ name, data })),
+      });
+      if (sent) setAttachments([]);
+      return sent;
+    },
+    [store, attachments],
   );
   const answer = useCallback((askId: string, reply: string) => store.answer(askId, reply), [store]);
 
   const noModel = state.appInfo && state.appInfo.models.length === 0;
 
   return (
-    <div className={`app-shell ${panel !== 'none' ? 'with-panel' : ''}`}>
-      <Sidebar
+    <div className={`app-shell ${panel !== 'none' && view && !settingsTab ? 'with-panel' : ''}`}>
+      <SessionSidebar
+        store={store}
         sessions={state.sessions}
-        activeId={state.activeId}
-        onOpen={(id) => void store.openSession(id)}
-        onNew={() => store.newSession()}
+        activeId={settingsTab ? undefined : state.activeId}
+        searchSignal={searchSignal}
+        onOpenSettings={() => setSettingsTab('providers')}
       />
-      <main className="main-pane">
-        <div className="banners">
-          {state.connection === 'reconnecting' ? (
-            <ProblemBanner code="offline" message={t('problems.offline.title')} hint={t('problems.offline.fix')} />
-          ) : null}
-          {state.connection === 'unauthorized' ? (
-            <ProblemBanner
-              code="unauthorized"
-              message={t('problems.unauthorized.title')}
-              hint={t('problems.unauthorized.fix')}
-            />
-          ) : null}
-          {noModel ? (
-            <ProblemBanner code="no_llm" message={t('problems.noModel.title')} hint={t('problems.noModel.fix')} />
-          ) : null}
-          {state.failure ? (
-            <ProblemBanner
-              code={state.failure.code}
-              message={state.failure.message}
-              hint={state.failure.hint}
-              onDismiss={() => store.dismissFailure()}
-            />
-          ) : null}
-        </div>
-        <ErrorBoundary resetKey={state.activeId}>
-          {view ? (
-            <>
-              <SessionHeader
-                view={view}
-                panel={panel}
-                onPanel={(choice) => store.showPanel(choice)}
-                onResume={() => void store.resume()}
+      {settingsTab ? (
+        <main className="main-pane settings-pane">
+          <SettingsScreen
+            client={store.client}
+            tab={settingsTab}
+            onTab={setSettingsTab}
+            onClose={() => {
+              setSettingsTab(undefined);
+              setAddingProvider(false);
+            }}
+            onSaved={() => void store.refresh()}
+            startAdding={addingProvider}
+            envModel={
+              state.appInfo?.defaultModel === 'override'
+                ? state.appInfo.models.find((choice) => choice.name === 'override')?.model
+                : undefined
+            }
+          />
+        </main>
+      ) : (
+        <main className="main-pane">
+          <div className="banners">
+            {state.connection === 'reconnecting' ? (
+              <ProblemBanner code="offline" message={t('problems.offline.title')} hint={t('problems.offline.fix')} />
+            ) : null}
+            {state.connection === 'unauthorized' ? (
+              <ProblemBanner
+                code="unauthorized"
+                message={t('problems.unauthorized.title')}
+                hint={t('problems.unauthorized.fix')}
               />
-              {view.items.length > 0 ? (
-                <MessageList sessionId={view.sessionId} items={view.items} live={running} onAnswer={answer} />
-              ) : (
-                <div className="timeline-empty">{running ? t('session.emptyRun') : t('app.loading')}</div>
-              )}
-            </>
-          ) : state.loadingId ? (
-            <div className="timeline-empty">{t('app.loading')}</div>
-          ) : (
-            <Welcome
-              onPick={(task) => {
-                setDraft(task);
-                store.runCommand('focusComposer');
-              }}
-            />
-          )}
-        </ErrorBoundary>
-        <Composer
-          text={draft}
-          onTextChange={setDraft}
-          running={running}
-          followUp={Boolean(view)}
-          models={state.appInfo?.models ?? []}
-          defaultModel={state.appInfo?.defaultModel}
-          initialMode={view?.session?.mode}
-          focusSignal={state.focusRequest?.at}
-          onSend={send}
-          onStop={() => void store.stop()}
-        />
-      </main>
-      {panel !== 'none' && view ? (
-        <aside className="side-panel" aria-label={panel === 'plan' ? t('plan.title') : t('browserPanel.title')}>
+            ) : null}
+            {noModel && view ? (
+              <ProblemBanner code="no_llm" message={t('problems.noModel.title')} hint={t('problems.noModel.fix')} />
+            ) : null}
+            {state.failure ? (
+              <ProblemBanner
+                code={state.failure.code}
+                message={state.failure.message}
+                hint={state.failure.hint}
+                onDismiss={() => store.dismissFailure()}
+              />
+            ) : null}
+          </div>
+          <ErrorBoundary resetKey={state.activeId}>
+            {view ? (
+              <>
+                <SessionHeader
+                  view={view}
+                  panel={panel}
+                  onPanel={(choice) => store.showPanel(choice)}
+                  onResume={() => void store.resume()}
+                  extra={
+                    <>
+                      {!running && view.items.length > 0 ? (
+                        <button
+                          type="button"
+                          className={inReview ? 'toggle active' : 'toggle'}
+                          onClick={() => setReviewing(inReview ? undefined : view.sessionId)}
+                          data-testid="toggle-review"
+                        >
+                          ▶ {t('review.button')}
+                        </button>
+                      ) : null}
+                      <button
+                        type="button"
+                        className={panel === 'files' ? 'toggle active' : 'toggle'}
+                        onClick={() => store.showPanel(panel === 'files' ? 'none' : 'files')}
+                        data-testid="toggle-files"
+                      >
+                        {t('workspace.title')}
+                      </button>
+                    </>
+                  }
+                />
+                {inReview ? (
+                  <ReviewView client={store.client} sessionId={view.sessionId} onExit={() => setReviewing(undefined)} />
+                ) : view.items.length > 0 ? (
+                  <MessageList sessionId={view.sessionId} items={view.items} live={running} onAnswer={answer} />
+                ) : (
+                  <div className="timeline-empty">{running ? t('session.emptyRun') : t('app.loading')}</div>
+                )}
+              </>
+            ) : state.loadingId ? (
+              <div className="timeline-empty">{t('app.loading')}</div>
+            ) : noModel ? (
+              <FirstRun
+                onAddProvider={() => {
+                  setAddingProvider(true);
+                  setSettingsTab('providers');
+                }}
+              />
+            ) : (
+              <Welcome
+                onPick={(task) => {
+                  setDraft(task);
+                  store.runCommand('focusComposer');
+                }}
+              />
+            )}
+          </ErrorBoundary>
+          <Composer
+            text={draft}
+            onTextChange={setDraft}
+            running={running}
+            followUp={Boolean(view)}
+            models={state.appInfo?.models ?? []}
+            defaultModel={state.appInfo?.defaultModel}
+            initialMode={view?.session?.mode}
+            focusSignal={state.focusRequest?.at}
+            onSend={send}
+            onStop={() => void store.stop()}
+            attachments={attachments}
+            onAttach={(files) => void attach(files)}
+            onRemoveAttachment={(index) => setAttachments((current) => current.filter((_, at) => at !== index))}
+          />
+        </main>
+      )}
+      {panel !== 'none' && view && !settingsTab ? (
+        <aside
+          className={`side-panel ${panel === 'files' ? 'files-panel' : ''}`}
+          aria-label={
+            panel === 'plan' ? t('plan.title') : panel === 'files' ? t('workspace.title') : t('browserPanel.title')
+          }
+        >
           <ErrorBoundary resetKey={`${state.activeId}:${panel}`}>
-            {panel === 'plan' ? <PlanPanel plan={view.plan} /> : <BrowserPanel screenshots={view.screenshots} />}
+            {panel === 'plan' ? (
+              <PlanPanel plan={view.plan} />
+            ) : panel === 'files' ? (
+              <WorkspacePanel
+                client={store.client}
+                sessionId={view.sessionId}
+                changeKey={view.lastSeq}
+                canOpen={state.appInfo?.shell === 'electron'}
+              />
+            ) : (
+              <BrowserPanel screenshots={view.screenshots} />
+            )}
           </ErrorBoundary>
         </aside>
       ) : null}

@@ -17,6 +17,15 @@ export const REQUEST_NAMES = [
   'getSettings',
   'updateSettings',
   'appInfo',
+  'testLlm',
+  'mcpStatus',
+  'importMcpConfig',
+  'sandboxStatus',
+  'buildSandbox',
+  'listWorkspace',
+  'readWorkspaceFile',
+  'uploadFiles',
+  'openWorkspaceFile',
 ] as const;
 
 export type RequestName = (typeof REQUEST_NAMES)[number];

@@ -101,6 +101,7 @@ export function serveCommand(deps: ServeDeps): Command {
       print('Open that URL in a browser (the token in it is required). Press Ctrl+C to stop.');
       await (deps.untilStopped ?? untilSignal)();
       await server.close();
+      await api.close();
       await core.close();
     });
 }

@@ -2,6 +2,8 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SESSION_MODES, type SessionMode } from '../../../shared/events.js';
 import type { ModelChoice } from '../../../shared/contract.js';
+import { formatBytes, type Attachment } from '../features/workspace/file-reading.js';
+import { PaperclipIcon } from '../features/common/PaperclipIcon.js';
 
 const MAX_ROWS_PX = 240;
 
@@ -16,6 +18,10 @@ export interface ComposerProps {
   focusSignal?: number;
   onSend: (task: string, mode: SessionMode, model: string | undefined) => Promise<boolean>;
   onStop: () => void;
+  /** files dropped here: copied into the workspace when the message is sent */
+  attachments?: Attachment[];
+  onAttach?: (files: File[]) => void;
+  onRemoveAttachment?: (index: number) => void;
 }
 
 /** Multi-line task input: Enter sends, Shift+Enter adds a line, Esc stops a run. */
@@ -30,11 +36,15 @@ export function Composer({
   focusSignal,
   onSend,
   onStop,
+  attachments = [],
+  onAttach,
+  onRemoveAttachment,
 }: ComposerProps) {
   const { t } = useTranslation();
   const [mode, setMode] = useState<SessionMode>(initialMode ?? 'agent');
   const [model, setModel] = useState<string>('');
   const [sending, setSending] = useState(false);
+  const [dragging, setDragging] = useState(false);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const defaultLabel = models.find((choice) => choice.name === defaultModel)?.model ?? defaultModel;
 
@@ -68,12 +78,43 @@ export function Composer({
 
   return (
     <form
-      className="composer"
+      className={`composer ${dragging ? 'dragging' : ''}`}
       onSubmit={(event) => {
         event.preventDefault();
         void send();
       }}
+      onDragOver={(event) => {
+        if (!onAttach || !event.dataTransfer.types.includes('Files')) return;
+        event.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={(event) => {
+        if (!onAttach) return;
+        event.preventDefault();
+        setDragging(false);
+        onAttach([...event.dataTransfer.files]);
+      }}
+      data-testid="composer"
     >
+      {attachments.length ? (
+        <ul className="attachment-list" data-testid="attachments">
+          {attachments.map((attachment, index) => (
+            <li key={`${attachment.name}:${index}`} className="chip">
+              <PaperclipIcon size={13} /> {attachment.name}{' '}
+              <span className="file-size">{formatBytes(attachment.size)}</span>
+              <button
+                type="button"
+                className="ghost small"
+                aria-label={t('attach.remove')}
+                onClick={() => onRemoveAttachment?.(index)}
+              >
+                ✕
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
       <textarea
         ref={inputRef}
         className="composer-input"
@@ -117,6 +158,20 @@ export function Composer({
             </option>
           ))}
         </select>
+        {onAttach ? (
+          <label className="attach-button" title={t('attach.add')}>
+            <input
+              type="file"
+              multiple
+              onChange={(event) => {
+                if (event.target.files?.length) onAttach([...event.target.files]);
+                event.target.value = '';
+              }}
+              data-testid="attach-input"
+            />
+            <PaperclipIcon size={18} />
+          </label>
+        ) : null}
         <span className="spacer" />
         {running ? (
           <button

@@ -1,19 +1,23 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SessionView } from '../state/session-view.js';
 import { formatCount } from '../lib/format.js';
 
-export type PanelChoice = 'plan' | 'browser' | 'none';
+export type PanelChoice = 'plan' | 'browser' | 'files' | 'none';
 
 export function SessionHeader({
   view,
   panel,
   onPanel,
   onResume,
+  extra,
 }: {
   view: SessionView;
   panel: PanelChoice;
   onPanel: (panel: PanelChoice) => void;
   onResume: () => void;
+  /** more tools (issue 8: review, workspace files) */
+  extra?: ReactNode;
 }) {
   const { t } = useTranslation();
   const status = view.status ?? 'idle';
@@ -40,6 +44,7 @@ export function SessionHeader({
         ) : null}
       </div>
       <div className="session-tools">
+        {extra}
         {status === 'interrupted' ? (
           <button type="button" onClick={onResume} title={t('session.resumeHint')}>
             ↻ {t('session.resume')}

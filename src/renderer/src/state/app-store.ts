@@ -18,7 +18,7 @@ export interface AppState {
   /** the last request that failed, shown as a banner until dismissed */
   failure?: CoreError;
   /** auto shows the plan when there is one, else the browser when it was used */
-  sidePanel: 'auto' | 'plan' | 'browser' | 'none';
+  sidePanel: 'auto' | 'plan' | 'browser' | 'files' | 'none';
   /** a request from the menu or a shortcut the components act on (focus, search) */
   focusRequest?: { command: UiCommand; at: number };
 }
@@ -33,6 +33,8 @@ export interface SendOptions {
   task: string;
   mode: SessionMode;
   model?: string;
+  /** files dropped into the composer (base64) */
+  attachments?: { name: string; data: string }[];
 }
 
 const FLUSH_FALLBACK_MS = 50;
@@ -151,6 +153,7 @@ export class AppStore {
         task: options.task,
         mode: options.mode,
         model: options.model,
+        ...(options.attachments?.length ? { attachments: options.attachments } : {}),
         ...(followUp ? { sessionId: followUp } : {}),
       });
       // the new session's first events may already be here: openSession fetches the stored ones and merges them
@@ -195,7 +198,15 @@ export class AppStore {
 
   async refreshSessions(): Promise<void> {
     try {
-      this.set({ sessions: await this.client.call('listSessions', { limit: 200 }) });
+      const listed = await this.client.call('listSessions', { limit: 200 });
+      // a list computed before a run's last events arrived must not undo them: open sessions keep their live state
+      this.set({
+        sessions: listed.map((summary) => {
+          const status = this.state.views[summary.session.id]?.status;
+          if (!status || status === 'running') return summary;
+          return { running: false, session: { ...summary.session, status } };
+        }),
+      });
     } catch (error) {
       this.fail(error);
     }

@@ -3,6 +3,14 @@ import { useTranslation } from 'react-i18next';
 import type { AskItem } from '../../state/session-view.js';
 import { Markdown } from '../Markdown.js';
 
+/** How the core reads an approval answer (parseApprovalAnswer), for the line shown once it is answered. */
+function approvalDecision(answer: string | undefined): 'always' | 'allow' | 'deny' {
+  const word = (answer ?? '').trim().toLowerCase();
+  if (['a', 'always', 'always allow', 'always_allow'].includes(word)) return 'always';
+  if (['y', 'yes', 'ok', 'allow', 'approve', 'approved'].includes(word)) return 'allow';
+  return 'deny';
+}
+
 /** A question from the agent (ask_human) or an approval, answered inline; the run waits for it. */
 export const AskCard = memo(function AskCard({
   item,
@@ -21,7 +29,12 @@ export const AskCard = memo(function AskCard({
     setSending(false);
   };
   return (
-    <article className={`ask-card ask-${item.status}`} data-ask={item.askId}>
+    <article
+      className={`ask-card ask-${item.status} ask-kind-${item.askKind}`}
+      data-ask={item.askId}
+      data-kind={item.askKind}
+      data-status={item.status}
+    >
       <header className="ask-title">{item.askKind === 'approval' ? t('ask.approval') : t('ask.question')}</header>
       <Markdown text={item.question} />
       {item.tool ? (
@@ -30,14 +43,27 @@ export const AskCard = memo(function AskCard({
       {item.status === 'waiting' ? (
         item.askKind === 'approval' ? (
           <div className="ask-actions">
-            <button type="button" className="primary" disabled={sending} onClick={() => void submit('approve')}>
-              {t('ask.approve')}
+            <button
+              type="button"
+              className="primary"
+              disabled={sending}
+              onClick={() => void submit('y')}
+              data-testid="approve"
+            >
+              ✓ {t('ask.approve')}
             </button>
-            <button type="button" disabled={sending} onClick={() => void submit('always')}>
-              {t('ask.always')}
+            <button type="button" disabled={sending} onClick={() => void submit('n')} data-testid="deny">
+              ✕ {t('ask.deny')}
             </button>
-            <button type="button" disabled={sending} onClick={() => void submit('deny')}>
-              {t('ask.deny')}
+            <button
+              type="button"
+              className="ghost"
+              disabled={sending}
+              onClick={() => void submit('always')}
+              title={t('approvalCard.alwaysHint', { tool: item.tool?.name ?? '' })}
+              data-testid="always-allow"
+            >
+              {t('approvalCard.always')}
             </button>
           </div>
         ) : (
@@ -62,7 +88,11 @@ export const AskCard = memo(function AskCard({
         )
       ) : (
         <p className="ask-answer">
-          {item.status === 'answered' ? `${t('ask.answered')}: ${item.answer ?? ''}` : t('ask.cancelled')}
+          {item.status === 'answered'
+            ? item.askKind === 'approval'
+              ? t(`approvalCard.decision.${approvalDecision(item.answer)}`)
+              : `${t('ask.answered')}: ${item.answer ?? ''}`
+            : t('ask.cancelled')}
         </p>
       )}
     </article>

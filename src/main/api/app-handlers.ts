@@ -1,0 +1,140 @@
+import { join } from 'node:path';
+import type { CoreHandlers } from '../../shared/contract.js';
+import type { SessionStore } from '../store/store-api.js';
+import type { SettingsAccess } from './settings-access.js';
+import { CoreApiError } from './invoke.js';
+import { testConnection } from '../llm/connection.js';
+import { restoreMaskedSecrets, maskSecrets } from '../store/settings-secrets.js';
+import { McpManager } from '../mcp/mcp-manager.js';
+import { parseMcpConfigFile } from '../mcp/config-file.js';
+import { dockerClient } from '../sandbox/engine.js';
+import { sandboxStatus, type SandboxStatus } from '../sandbox/sandbox-admin.js';
+import { SandboxBuildJobs } from './sandbox-build-job.js';
+import {
+  confinedPath,
+  listWorkspace,
+  readWorkspaceFile,
+  saveUploads,
+  WorkspaceFileError,
+} from '../workspace/workspace-files.js';
+
+/** how long the MCP status request waits for servers still connecting before answering with what it has */
+const MCP_STATUS_WAIT_MS = 8_000;
+
+type AppHandlerNames =
+  | 'testLlm'
+  | 'mcpStatus'
+  | 'importMcpConfig'
+  | 'sandboxStatus'
+  | 'buildSandbox'
+  | 'listWorkspace'
+  | 'readWorkspaceFile'
+  | 'uploadFiles'
+  | 'openWorkspaceFile';
+
+export interface AppHandlers {
+  handlers: Pick<CoreHandlers, AppHandlerNames>;
+  close(): Promise<void>;
+}
+
+function asCoreError(error: unknown): never {
+  if (error instanceof WorkspaceFileError) throw new CoreApiError(error.code, error.message, error.hint);
+  throw error;
+}
+
+/** Handlers of the settings, sandbox and workspace screens. */
+export function createAppHandlers(options: {
+  store: SessionStore;
+  dataDir: string;
+  settings: SettingsAccess;
+  openPath?: (path: string) => Promise<void>;
+}): AppHandlers {
+  const { store, dataDir, settings, openPath } = options;
+  // the settings screen's own MCP connections: status and tool lists without a session
+  let inspector: McpManager | undefined;
+  const builds = new SandboxBuildJobs();
+
+  const workspaceOf = (sessionId: string): string => {
+    const session = store.getSession(sessionId);
+    if (!session) throw new CoreApiError('not_found', `No session ${sessionId}.`);
+    return session.workspace;
+  };
+
+  const handlers: AppHandlers['handlers'] = {
+    testLlm: async ({ name, config }) => {
+      // a key left masked in the form is the stored one
+      const stored = settings.read();
+      const restored = name ? restoreMaskedSecrets({ llms: { [name]: config } }, stored).llms[name]! : config;
+      const started = Date.now();
+      const report = await testConnection(restored, { signal: AbortSignal.timeout(30_000) });
+      return { ...report, elapsedMs: Date.now() - started };
+    },
+    mcpStatus: async () => {
+      inspector ??= new McpManager(join(dataDir, 'logs'));
+      const applying = inspector.apply(settings.read().mcp);
+      await Promise.race([applying, new Promise((resolve) => setTimeout(resolve, MCP_STATUS_WAIT_MS))]);
+      return inspector.statuses().map((status) => ({
+        name: status.name,
+        type: status.type,
+        status: status.status,
+        ...(status.error ? { error: status.error } : {}),
+        tools: status.tools.map((tool) => ({ name: tool.name, description: tool.description })),
+        prompts: status.prompts.length,
+        resources: status.resources.length,
+      }));
+    },
+    importMcpConfig: ({ text }) => {
+      let servers;
+      try {
+        servers = parseMcpConfigFile(text);
+      } catch (error) {
+        throw new CoreApiError('invalid_config', (error as Error).message);
+      }
+      // saved here, not by the renderer: it only ever sees the imported secrets masked
+      const current = settings.read();
+      settings.write({ ...current, mcp: { ...current.mcp, servers: { ...current.mcp.servers, ...servers } } });
+      return { servers: maskSecrets({ mcp: { servers } }).mcp.servers };
+    },
+    sandboxStatus: async () => {
+      const image = settings.read().sandbox.image;
+      const status = await sandboxStatus(dockerClient(), image).catch(
+        (error: Error): Pick<SandboxStatus, 'engine' | 'image'> => ({
+          engine: { reachable: false, error: error.message, host: '' },
+          image: { name: image, present: false },
+        }),
+      );
+      return {
+        engine: { reachable: status.engine.reachable, version: status.engine.version, error: status.engine.error },
+        image: { name: status.image.name, present: status.image.present, sizeMb: status.image.sizeMb },
+        build: builds.current(),
+      };
+    },
+    buildSandbox: ({ method }) => builds.start(method, settings.read().sandbox.image),
+    listWorkspace: async ({ sessionId }) => {
+      const root = workspaceOf(sessionId);
+      return { root, ...(await listWorkspace(root)) };
+    },
+    readWorkspaceFile: ({ sessionId, path }) => readWorkspaceFile(workspaceOf(sessionId), path).catch(asCoreError),
+    openWorkspaceFile: async ({ sessionId, path }) => {
+      if (!openPath) {
+        throw new CoreApiError(
+          'not_supported',
+          'Opening files with the system works in the desktop app only.',
+          'Download the file instead.',
+        );
+      }
+      const target = await confinedPath(workspaceOf(sessionId), path).catch(asCoreError);
+      await openPath(target);
+      return { ok: true };
+    },
+    uploadFiles: ({ sessionId, files }) => {
+      try {
+        return { paths: saveUploads(workspaceOf(sessionId), files) };
+      } catch (error) {
+        return asCoreError(error);
+      }
+    },
+  };
+
+  return { handlers, close: async () => void (await inspector?.close()) };
+}

@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { LlmConfigSchema } from '../../main/config/llm-config.js';
+import { McpServerConfigSchema } from '../../main/mcp/mcp-settings.js';
+
+/**
+ * Requests of the settings, sandbox and workspace screens (issue 8). Listed in the one CONTRACT table in
+ * ../contract.ts like every other request.
+ */
+
+/** A file dropped into the composer: base64 over the contract, size-limited (the web transport caps a body at 20 MB). */
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+export const MAX_UPLOAD_TOTAL_BASE64 = 18 * 1024 * 1024;
+export const UploadFileSchema = z.object({
+  name: z.string().trim().min(1).max(255),
+  /** base64, no data: prefix */
+  data: z
+    .string()
+    .max(Math.ceil((MAX_UPLOAD_BYTES * 4) / 3) + 4, 'a file is larger than 10 MB')
+    .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'not base64'),
+});
+export type UploadFile = z.infer<typeof UploadFileSchema>;
+export const UploadListSchema = z
+  .array(UploadFileSchema)
+  .max(20, 'at most 20 files at once')
+  .refine(
+    (files) => files.reduce((sum, file) => sum + file.data.length, 0) <= MAX_UPLOAD_TOTAL_BASE64,
+    'the files together are larger than 13 MB',
+  );
+
+export const TestLlmRequestSchema = z.object({
+  /** the provider being edited: a masked key is taken from its stored settings */
+  name: z.string().optional(),
+  config: LlmConfigSchema,
+});
+export const LlmTestReportSchema = z.object({
+  ok: z.boolean(),
+  models: z.array(z.string()).optional(),
+  error: z.string().optional(),
+  code: z.string().optional(),
+  elapsedMs: z.number(),
+});
+export type LlmTestReport = z.infer<typeof LlmTestReportSchema>;
+
+export const McpServerStateSchema = z.object({
+  name: z.string(),
+  type: z.enum(['stdio', 'sse', 'http']),
+  status: z.string(),
+  error: z.string().optional(),
+  tools: z.array(z.object({ name: z.string(), description: z.string().optional() })),
+  prompts: z.number().int(),
+  resources: z.number().int(),
+});
+export type McpServerState = z.infer<typeof McpServerStateSchema>;
+
+export const ImportMcpRequestSchema = z.object({ text: z.string().min(2).max(1_000_000) });
+export const ImportedMcpSchema = z.object({ servers: z.record(z.string(), McpServerConfigSchema) });
+
+export const SandboxBuildMethodSchema = z.enum(['dockerfile', 'offline', 'pull']);
+export const SandboxBuildJobSchema = z.object({
+  state: z.enum(['idle', 'running', 'done', 'failed']),
+  method: SandboxBuildMethodSchema.optional(),
+  /** the last lines of the build log */
+  lines: z.array(z.string()),
+  /** 0..100 when the build reports steps or layer progress */
+  percent: z.number().min(0).max(100).optional(),
+  error: z.string().optional(),
+});
+export type SandboxBuildJob = z.infer<typeof SandboxBuildJobSchema>;
+export const SandboxStateSchema = z.object({
+  engine: z.object({ reachable: z.boolean(), version: z.string().optional(), error: z.string().optional() }),
+  image: z.object({ name: z.string(), present: z.boolean(), sizeMb: z.number().optional() }),
+  build: SandboxBuildJobSchema,
+});
+export type SandboxState = z.infer<typeof SandboxStateSchema>;
+
+export const WorkspaceFileKindSchema = z.enum(['text', 'code', 'image', 'csv', 'html', 'pdf', 'other']);
+export type WorkspaceFileKind = z.infer<typeof WorkspaceFileKindSchema>;
+export const WorkspaceEntrySchema = z.object({
+  /** relative to the workspace root, with / */
+  path: z.string(),
+  size: z.number(),
+  modifiedAt: z.number(),
+  kind: WorkspaceFileKindSchema,
+});
+export type WorkspaceEntry = z.infer<typeof WorkspaceEntrySchema>;
+export const WorkspaceListingSchema = z.object({
+  root: z.string(),
+  files: z.array(WorkspaceEntrySchema),
+  /** more files than the listing holds */
+  truncated: z.boolean(),
+});
+export type WorkspaceListing = z.infer<typeof WorkspaceListingSchema>;
+export const WorkspaceFileSchema = z.object({
+  path: z.string(),
+  kind: WorkspaceFileKindSchema,
+  mimeType: z.string(),
+  size: z.number(),
+  encoding: z.enum(['text', 'base64']),
+  content: z.string(),
+  /** text cut at the preview limit */
+  truncated: z.boolean(),
+});
+export type WorkspaceFile = z.infer<typeof WorkspaceFileSchema>;

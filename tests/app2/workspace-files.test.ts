@@ -1,0 +1,120 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  listWorkspace,
+  plannedUploadPaths,
+  readWorkspaceFile,
+  safeFileName,
+  saveUploads,
+} from '../../src/main/workspace/workspace-files.js';
+import { UploadListSchema } from '../../src/shared/contract.js';
+
+let root: string;
+let workspace: string;
+let outside: string;
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'manus-ws-'));
+  workspace = join(root, 'workspace');
+  outside = join(root, 'outside');
+  mkdirSync(workspace);
+  mkdirSync(outside);
+  writeFileSync(join(outside, 'secret.txt'), 'do not read');
+});
+
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+const b64 = (text: string) => Buffer.from(text).toString('base64');
+
+describe('workspace file access', () => {
+  it('lists regular files newest first with their kind, never following links out', async () => {
+    mkdirSync(join(workspace, 'out'));
+    writeFileSync(join(workspace, 'old.csv'), 'a,b\n1,2\n');
+    writeFileSync(join(workspace, 'out', 'chart.png'), 'png');
+    utimesSync(join(workspace, 'old.csv'), new Date(2020, 1, 1), new Date(2020, 1, 1));
+    symlinkSync(join(outside, 'secret.txt'), join(workspace, 'link.txt'));
+    symlinkSync(outside, join(workspace, 'linked-folder'));
+    const { files, truncated } = await listWorkspace(workspace);
+    expect(files.map((file) => [file.path, file.kind])).toEqual([
+      ['out/chart.png', 'image'],
+      ['old.csv', 'csv'],
+    ]);
+    expect(truncated).toBe(false);
+  });
+
+  it('reads text and images for preview, and refuses .., absolute paths outside and symlinks out', async () => {
+    writeFileSync(join(workspace, 'notes.md'), '# Notes');
+    writeFileSync(join(workspace, 'dot.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+    symlinkSync(join(outside, 'secret.txt'), join(workspace, 'link.txt'));
+
+    const text = await readWorkspaceFile(workspace, 'notes.md');
+    expect(text).toMatchObject({
+      path: 'notes.md',
+      kind: 'text',
+      encoding: 'text',
+      content: '# Notes',
+      truncated: false,
+    });
+    const image = await readWorkspaceFile(workspace, '/workspace/dot.png');
+    expect(image).toMatchObject({ kind: 'image', mimeType: 'image/png', encoding: 'base64' });
+    expect(Buffer.from(image.content, 'base64')[1]).toBe(0x50);
+
+    for (const path of ['../outside/secret.txt', join(outside, 'secret.txt'), 'link.txt', '/etc/passwd']) {
+      await expect(readWorkspaceFile(workspace, path)).rejects.toMatchObject({ code: 'outside_workspace' });
+    }
+    await expect(readWorkspaceFile(workspace, 'missing.txt')).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('cuts long text previews and refuses huge images', async () => {
+    writeFileSync(join(workspace, 'big.log'), 'x'.repeat(600 * 1024));
+    const preview = await readWorkspaceFile(workspace, 'big.log');
+    expect(preview.truncated).toBe(true);
+    expect(preview.content.length).toBe(512 * 1024);
+    writeFileSync(join(workspace, 'huge.png'), Buffer.alloc(16 * 1024 * 1024));
+    await expect(readWorkspaceFile(workspace, 'huge.png')).rejects.toMatchObject({ code: 'too_large' });
+  });
+});
+
+describe('dropped files', () => {
+  it('lands in uploads/ with safe names, never overwriting, where the agent was told they are', () => {
+    const files = [
+      { name: '../../evil.txt', data: b64('evil') },
+      { name: 'data.csv', data: b64('a,b') },
+      { name: 'data.csv', data: b64('c,d') },
+      { name: '..', data: b64('dots') },
+    ];
+    const planned = plannedUploadPaths(files);
+    const saved = saveUploads(workspace, files);
+    expect(saved).toEqual(['uploads/evil.txt', 'uploads/data.csv', 'uploads/data (1).csv', 'uploads/_']);
+    expect(saved).toEqual(planned);
+    expect(readFileSync(join(workspace, 'uploads', 'data (1).csv'), 'utf8')).toBe('c,d');
+    // a second drop of the same name keeps the first file
+    expect(saveUploads(workspace, [{ name: 'data.csv', data: b64('e,f') }])).toEqual(['uploads/data (2).csv']);
+    expect(readFileSync(join(workspace, 'uploads', 'data.csv'), 'utf8')).toBe('a,b');
+  });
+
+  it('refuses an uploads folder that is a link out of the workspace', () => {
+    symlinkSync(outside, join(workspace, 'uploads'));
+    expect(() => saveUploads(workspace, [{ name: 'a.txt', data: b64('a') }])).toThrow(/link/);
+  });
+
+  it('makes names safe and limits what travels over the contract', () => {
+    expect(safeFileName('C:\\Users\\me\\report.pdf')).toBe('report.pdf');
+    expect(safeFileName('.bashrc')).toBe('_bashrc');
+    expect(safeFileName('a\u0000b?.txt')).toBe('a_b_.txt');
+    expect(UploadListSchema.safeParse([{ name: 'a', data: 'not base64!' }]).success).toBe(false);
+    const eleven = 'A'.repeat(Math.ceil((11 * 1024 * 1024 * 4) / 3));
+    expect(UploadListSchema.safeParse([{ name: 'big', data: eleven }]).success).toBe(false);
+    const six = 'A'.repeat(8 * 1024 * 1024);
+    expect(
+      UploadListSchema.safeParse([
+        { name: 'a', data: six },
+        { name: 'b', data: six },
+        { name: 'c', data: six },
+      ]).success,
+    ).toBe(false);
+    expect(UploadListSchema.safeParse([{ name: 'ok.txt', data: b64('hello') }]).success).toBe(true);
+  });
+});
