@@ -14,6 +14,8 @@ import { extractContent } from './extract-content.js';
 const POPUP_WAIT_MS = 2_000;
 /** How long after a click its navigation request (or download) may take to show up; a busy machine is slow. */
 const NAVIGATION_GRACE_MS = 300;
+/** How long an aborted load waits for the download it may have turned into. */
+const ABORTED_LOAD_DOWNLOAD_WAIT_MS = 1_500;
 /** How long an address that turned into a download may take to report it. */
 const DOWNLOAD_START_WAIT_MS = 5_000;
 /** Results the browser action web_search lists besides the one it opens. */
@@ -52,8 +54,10 @@ async function clickAndFollow(page: Page, element: Locator, timeoutMs: number): 
   const onNavigated = (frame: Frame) => {
     if (navigation && frame === page.mainFrame()) settle();
   };
+  let downloadWait: NodeJS.Timeout | undefined;
   const onFailed = (request: Request) => {
-    if (request === navigation) settle();
+    // a load that turns into a download is aborted first; the download event follows, sometimes a while later
+    if (request === navigation) downloadWait ??= setTimeout(settle, ABORTED_LOAD_DOWNLOAD_WAIT_MS);
   };
   const onDownload = () => settle();
   page.on('request', onRequest).on('framenavigated', onNavigated).on('requestfailed', onFailed);
@@ -78,6 +82,7 @@ async function clickAndFollow(page: Page, element: Locator, timeoutMs: number): 
     await Promise.race([settled, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
   } finally {
     clearTimeout(timer);
+    clearTimeout(downloadWait);
     page.off('request', onRequest).off('framenavigated', onNavigated).off('requestfailed', onFailed);
     page.off('download', onDownload).off('close', onDownload);
   }
