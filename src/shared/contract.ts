@@ -114,6 +114,8 @@ export const CONTRACT = {
   readWorkspaceFile: request(SessionRef.extend({ path: z.string().min(1).max(4096) }), WorkspaceFileSchema),
   /** desktop app only: opens a workspace file (or the folder, path '.') with the system's default application */
   openWorkspaceFile: request(SessionRef.extend({ path: z.string().min(1).max(4096) }), Ok),
+  /** the language the UI shows, so the desktop app's menu follows it (nothing to do in web mode) */
+  setUiLanguage: request(z.object({ language: z.enum(['en', 'zh']) }), Ok),
   uploadFiles: request(SessionRef.extend({ files: UploadListSchema }), z.object({ paths: z.array(z.string()) })),
 } as const;
 

@@ -29,6 +29,8 @@ export interface CoreApiOptions {
   runSettings?: () => AppSettings;
   /** the desktop shell opens files with the system's default application; absent in web mode */
   openPath?: (path: string) => Promise<void>;
+  /** the desktop shell relabels its menu in the UI's language */
+  onUiLanguage?: (language: 'en' | 'zh') => void;
 }
 
 export interface CoreApi {
@@ -169,6 +171,10 @@ export function createCoreApi(options: CoreApiOptions): CoreApi {
         defaultModel: current.defaultLlm ?? Object.keys(current.llms)[0],
         runningSessionIds: sessions.runningSessionIds(),
       };
+    },
+    setUiLanguage: ({ language }) => {
+      options.onUiLanguage?.(language);
+      return { ok: true };
     },
     ...app.handlers,
   };

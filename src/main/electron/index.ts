@@ -47,6 +47,7 @@ if (!app.requestSingleInstanceLock()) {
         settings: storedSettings(store, secrets),
         runSettings: core.runSettings,
         shell: 'electron',
+        onUiLanguage: (language) => installApplicationMenu(currentWindow, language),
         openPath: async (path) => {
           const failure = await shell.openPath(path);
           if (failure) throw new Error(failure);

@@ -1,31 +1,37 @@
 import { Menu, app, shell, type BrowserWindow, type MenuItemConstructorOptions } from 'electron';
 import { IPC_COMMAND_CHANNEL, type UiCommand } from '../../shared/contract/ui-commands.js';
+import { MENU_LABELS, menuLanguageOf, type MenuLanguage } from './menu-labels.js';
 
 const PROJECT_URL = 'https://github.com/FoundationAgents/OpenManus';
 
 /** The application menu; items that act on the UI send a contract command to the focused window. */
-export function installApplicationMenu(window: () => BrowserWindow | undefined): void {
+export function installApplicationMenu(
+  window: () => BrowserWindow | undefined,
+  // the renderer names the language it shows (setUiLanguage); until then the system's
+  language: MenuLanguage = menuLanguageOf(app.getPreferredSystemLanguages()),
+): void {
+  const label = MENU_LABELS[language];
   const send = (command: UiCommand) => () => window()?.webContents.send(IPC_COMMAND_CHANNEL, command);
   const isMac = process.platform === 'darwin';
   const template: MenuItemConstructorOptions[] = [
     ...(isMac ? [{ role: 'appMenu' as const }] : []),
     {
-      label: 'File',
+      label: label.file,
       submenu: [
-        { label: 'New Session', accelerator: 'CmdOrCtrl+N', click: send('newSession') },
-        { label: 'Search Sessions', accelerator: 'CmdOrCtrl+K', click: send('search') },
-        { label: 'Settings', accelerator: 'CmdOrCtrl+,', click: send('openSettings') },
+        { label: label.newSession, accelerator: 'CmdOrCtrl+N', click: send('newSession') },
+        { label: label.search, accelerator: 'CmdOrCtrl+K', click: send('search') },
+        { label: label.settings, accelerator: 'CmdOrCtrl+,', click: send('openSettings') },
         { type: 'separator' },
         isMac ? { role: 'close' } : { role: 'quit' },
       ],
     },
     { role: 'editMenu' },
     {
-      label: 'Session',
+      label: label.session,
       submenu: [
-        { label: 'Focus Composer', accelerator: 'CmdOrCtrl+L', click: send('focusComposer') },
-        { label: 'Stop Run', accelerator: 'CmdOrCtrl+.', click: send('stop') },
-        { label: 'Toggle Plan Panel', accelerator: 'CmdOrCtrl+Shift+P', click: send('togglePlan') },
+        { label: label.focusComposer, accelerator: 'CmdOrCtrl+L', click: send('focusComposer') },
+        { label: label.stop, accelerator: 'CmdOrCtrl+.', click: send('stop') },
+        { label: label.togglePlan, accelerator: 'CmdOrCtrl+Shift+P', click: send('togglePlan') },
       ],
     },
     { role: 'viewMenu' },
@@ -33,8 +39,8 @@ export function installApplicationMenu(window: () => BrowserWindow | undefined):
     {
       role: 'help',
       submenu: [
-        { label: 'Project Page', click: () => void shell.openExternal(PROJECT_URL) },
-        { label: `Version ${app.getVersion()}`, enabled: false },
+        { label: label.projectPage, click: () => void shell.openExternal(PROJECT_URL) },
+        { label: `${label.version} ${app.getVersion()}`, enabled: false },
       ],
     },
   ];

@@ -29,7 +29,7 @@ function panelFor(choice: 'auto' | PanelChoice, view: SessionView | undefined): 
 }
 
 export function App({ store }: { store: AppStore }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const state = useAppState(store, (current) => current);
   const [draft, setDraft] = useState('');
   const [settingsTab, setSettingsTab] = useState<SettingsTab>();
@@ -70,6 +70,11 @@ export function App({ store }: { store: AppStore }) {
     [store],
   );
   useShortcuts(shortcuts);
+
+  // the desktop app's menu follows the language the UI shows
+  useEffect(() => {
+    store.client.call('setUiLanguage', { language: i18n.language === 'zh' ? 'zh' : 'en' }).catch(() => undefined);
+  }, [store, i18n.language]);
 
   const attach = useCallback(
     async (files: File[]) => {

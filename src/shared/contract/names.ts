@@ -26,6 +26,7 @@ export const REQUEST_NAMES = [
   'readWorkspaceFile',
   'uploadFiles',
   'openWorkspaceFile',
+  'setUiLanguage',
 ] as const;
 
 export type RequestName = (typeof REQUEST_NAMES)[number];
