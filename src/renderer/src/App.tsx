@@ -259,6 +259,7 @@ export function App({ store }: { store: AppStore }) {
               <PlanPanel plan={view.plan} />
             ) : panel === 'files' ? (
               <WorkspacePanel
+                key={view.sessionId}
                 client={store.client}
                 sessionId={view.sessionId}
                 changeKey={view.lastSeq}

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { WorkspaceFile, WorkspaceListing } from '../../../../shared/contract.js';
 import type { ManusClient } from '../../client/manus-client.js';
@@ -48,11 +48,25 @@ export function WorkspacePanel({
     }
   }, [client, sessionId]);
 
+  // throttled, not debounced: a run that streams without pause still sees its files appear
+  const latestRefresh = useRef(refresh);
+  const pending = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const shown = useRef(false);
   useEffect(() => {
-    const timer = setTimeout(() => void refresh(), listing ? REFRESH_THROTTLE_MS : 0);
-    return () => clearTimeout(timer);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- a listing already shown refreshes throttled
+    latestRefresh.current = refresh;
+  }, [refresh]);
+  useEffect(() => {
+    if (pending.current) return;
+    pending.current = setTimeout(
+      () => {
+        pending.current = undefined;
+        shown.current = true;
+        void latestRefresh.current();
+      },
+      shown.current ? REFRESH_THROTTLE_MS : 0,
+    );
   }, [refresh, changeKey]);
+  useEffect(() => () => clearTimeout(pending.current), []);
 
   useEffect(() => {
     if (!selected) return;
