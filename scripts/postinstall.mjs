@@ -1,41 +1,59 @@
-// Rebuilds native modules (better-sqlite3) for Electron's ABI when the Electron binary is installed.
-// Without it (ELECTRON_SKIP_BINARY_DOWNLOAD=1, CI, the CLI-only install) there is nothing to rebuild for:
-// the step says so and succeeds, so `npm install` keeps working.
-import { existsSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
+// Builds better-sqlite3 for Electron's ABI when the Electron binary is installed, into native/electron/, beside
+// Node's own build: the app loads that one, while the CLI, `manus serve` and the tests keep Node's.
+// Without Electron (ELECTRON_SKIP_BINARY_DOWNLOAD=1, CI, a CLI-only install) there is nothing to build: the step
+// says so and succeeds, so `npm install` keeps working. A failed build never fails the install either.
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = process.cwd();
 const electronDist = join(root, 'node_modules', 'electron', 'dist');
-const builder = join(
-  root,
-  'node_modules',
-  '.bin',
-  process.platform === 'win32' ? 'electron-builder.cmd' : 'electron-builder',
-);
+const target = join(root, 'native', 'electron', 'better_sqlite3.node');
 
 if (process.env.MANUS_SKIP_ELECTRON_REBUILD === '1') {
-  console.log('postinstall: MANUS_SKIP_ELECTRON_REBUILD=1, native modules left as they are.');
+  console.log('postinstall: MANUS_SKIP_ELECTRON_REBUILD=1, no Electron build of better-sqlite3.');
   process.exit(0);
 }
 if (!existsSync(electronDist)) {
   console.log(
     'postinstall: the Electron binary is not installed (node_modules/electron/dist is absent); ' +
-      'skipping the rebuild of better-sqlite3 for Electron. The CLI and `manus serve` use Node and need none.',
+      'no Electron build of better-sqlite3 is needed. The CLI and `manus serve` use Node.',
   );
   process.exit(0);
 }
-if (!existsSync(builder)) {
-  console.log('postinstall: electron-builder is not installed (production install); skipping the native rebuild.');
-  process.exit(0);
-}
-console.log('postinstall: rebuilding native modules for Electron (electron-builder install-app-deps)…');
-const result = spawnSync(builder, ['install-app-deps'], { stdio: 'inherit', shell: process.platform === 'win32' });
-if (result.status !== 0) {
+
+const readVersion = (pkg) => JSON.parse(readFileSync(join(root, 'node_modules', pkg, 'package.json'), 'utf8')).version;
+
+// a throwaway project holding a copy of better-sqlite3, rebuilt for Electron, so Node's build stays as it is
+const work = join(root, 'node_modules', '.cache', 'manus-electron-sqlite');
+try {
+  const { rebuild } = await import('@electron/rebuild');
+  const electronVersion = readVersion('electron');
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(join(work, 'node_modules'), { recursive: true });
+  cpSync(join(root, 'node_modules', 'better-sqlite3'), join(work, 'node_modules', 'better-sqlite3'), {
+    recursive: true,
+    dereference: true,
+  });
+  writeFileSync(
+    join(work, 'package.json'),
+    JSON.stringify({
+      name: 'manus-electron-sqlite',
+      private: true,
+      dependencies: { 'better-sqlite3': readVersion('better-sqlite3') },
+    }),
+  );
+  console.log(`postinstall: building better-sqlite3 for Electron ${electronVersion}…`);
+  await rebuild({ buildPath: work, electronVersion, onlyModules: ['better-sqlite3'], force: true });
+  mkdirSync(join(root, 'native', 'electron'), { recursive: true });
+  copyFileSync(join(work, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node'), target);
+  console.log(`postinstall: ${target} is ready for the desktop app.`);
+} catch (error) {
   console.error(
-    'postinstall: the rebuild for Electron failed. The desktop app may not open its database; ' +
-      'run `npx electron-builder install-app-deps` after installing a C++ toolchain (the CLI is unaffected).',
+    `postinstall: building better-sqlite3 for Electron failed (${error instanceof Error ? error.message : error}). ` +
+      'The desktop app may not open its database; install a C++ toolchain and run `node scripts/postinstall.mjs`. ' +
+      'The CLI, `manus serve` and the tests are unaffected.',
   );
+} finally {
+  rmSync(work, { recursive: true, force: true });
 }
-// a failed rebuild must not fail `npm install`: the CLI and the web mode do not need it
 process.exit(0);

@@ -1,6 +1,7 @@
 import { app, BrowserWindow, dialog, shell } from 'electron';
 import { resolveDataDir } from '../store/data-dir.js';
 import { openStore } from '../store/store.js';
+import { electronSqliteBinding } from './native-sqlite.js';
 import { FileKeySecretBox, type SecretBox } from '../store/secrets.js';
 import { createAppCore } from '../app/app-core.js';
 import { createCoreApi } from '../api/core-api.js';
@@ -34,7 +35,7 @@ if (!app.requestSingleInstanceLock()) {
     .then(() => {
       hardenDefaultSession();
       const dataDir = resolveDataDir();
-      const store = openStore(dataDir);
+      const store = openStore(dataDir, { nativeBinding: electronSqliteBinding() });
       const secrets: SecretBox = SafeStorageSecretBox.isUsable()
         ? new SafeStorageSecretBox()
         : FileKeySecretBox.inDataDir(dataDir);

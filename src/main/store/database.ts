@@ -28,14 +28,23 @@ export function databaseFile(dataDir: string): string {
   return path.join(dataDir, DATABASE_FILE_NAME);
 }
 
+export interface OpenDatabaseOptions {
+  /** a better-sqlite3 binary built for another runtime (the Electron app's, next to Node's own) */
+  nativeBinding?: string;
+}
+
 /** Opens (creating if missing) `<dataDir>/manus.db` and brings its schema up to date. */
-export function openDatabase(dataDir: string, migrations: readonly Migration[] = MIGRATIONS): SqliteDatabase {
+export function openDatabase(
+  dataDir: string,
+  migrations: readonly Migration[] = MIGRATIONS,
+  options: OpenDatabaseOptions = {},
+): SqliteDatabase {
   const file = databaseFile(dataDir);
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const isNew = !fs.existsSync(file);
   let db: SqliteDatabase | undefined;
   try {
-    db = new Database(file);
+    db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
     // conversations are private: SQLite gives the -wal and -shm files the mode of the database file
     if (isNew && process.platform !== 'win32') fs.chmodSync(file, 0o600);
     configure(db);

@@ -9,7 +9,8 @@ import {
   type SessionInfo,
 } from '../../shared/events.js';
 import { ChatMessageSchema, type ChatMessage } from '../llm/types.js';
-import { openDatabase, type SqliteDatabase } from './database.js';
+import { openDatabase, type OpenDatabaseOptions, type SqliteDatabase } from './database.js';
+import { MIGRATIONS } from './migrations/index.js';
 import { SessionSearch } from './session-search.js';
 import { SESSION_COLUMNS, sessionFromColumns, type SessionColumns } from './session-row.js';
 import { InvalidRecordError, SessionNotFoundError } from './store-errors.js';
@@ -329,6 +330,6 @@ export class Store implements SessionStore {
 }
 
 /** Opens the store in `<dataDir>/manus.db` (created and migrated as needed). */
-export function openStore(dataDir: string): Store {
-  return new Store(openDatabase(dataDir));
+export function openStore(dataDir: string, options: OpenDatabaseOptions = {}): Store {
+  return new Store(openDatabase(dataDir, MIGRATIONS, options));
 }
