@@ -153,6 +153,7 @@ export const enFeatures = {
     search: 'Search sessions…',
     results: '{{count}} found',
     noResults: 'Nothing matches.',
+    loadMore: 'Show older sessions',
     rename: 'Rename',
     actions: 'Session actions',
     exportMd: 'Export as Markdown',

@@ -310,6 +310,7 @@ export const zh: Translation<typeof en & typeof enFeatures> = {
     search: '搜索会话…',
     results: '找到 {{count}} 个',
     noResults: '没有匹配的会话。',
+    loadMore: '显示更早的会话',
     rename: '重命名',
     actions: '会话操作',
     exportMd: '导出为 Markdown',

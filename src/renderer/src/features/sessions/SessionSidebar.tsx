@@ -8,6 +8,8 @@ import { relativeTime } from './relative-time.js';
 import { Snippet } from './Snippet.js';
 
 const SEARCH_DEBOUNCE_MS = 200;
+/** the store keeps the newest 200; older ones are fetched a page at a time */
+const PAGE_SIZE = 200;
 
 interface Hit {
   summary: SessionSummary;
@@ -36,6 +38,8 @@ export function SessionSidebar({
   const [menuFor, setMenuFor] = useState<string>();
   const [deleting, setDeleting] = useState<SessionSummary>();
   const searchRef = useRef<HTMLInputElement>(null);
+  const [older, setOlder] = useState<SessionSummary[]>([]);
+  const [olderDone, setOlderDone] = useState(false);
 
   useEffect(() => {
     if (searchSignal) searchRef.current?.focus();
@@ -79,8 +83,11 @@ export function SessionSidebar({
     setRenaming(undefined);
     if (!title.trim()) return;
     try {
-      await store.client.call('renameSession', { sessionId, title: title.trim() });
+      const renamed = await store.client.call('renameSession', { sessionId, title: title.trim() });
       await store.refreshSessions();
+      setOlder((current) =>
+        current.map((summary) => (summary.session.id === sessionId ? { ...summary, session: renamed } : summary)),
+      );
     } catch (error) {
       store.fail(error);
     }
@@ -107,6 +114,7 @@ export function SessionSidebar({
       if (store.getState().activeId === sessionId) store.newSession();
       await store.refreshSessions();
       setHits((current) => current?.filter((hit) => hit.summary.session.id !== sessionId));
+      setOlder((current) => current.filter((summary) => summary.session.id !== sessionId));
     } catch (error) {
       store.fail(error);
     }
@@ -114,7 +122,20 @@ export function SessionSidebar({
 
   // hits of an earlier query are not shown once the box is cleared
   const shownHits = query.trim() ? hits : undefined;
-  const rows: Hit[] = shownHits ?? sessions.map((summary) => ({ summary }));
+  const known = new Set(sessions.map((summary) => summary.session.id));
+  const listed = [...sessions, ...older.filter((summary) => !known.has(summary.session.id))];
+  const rows: Hit[] = shownHits ?? listed.map((summary) => ({ summary }));
+  const canLoadMore = !shownHits && !olderDone && listed.length >= PAGE_SIZE;
+
+  const loadMore = async () => {
+    try {
+      const page = await store.client.call('listSessions', { limit: PAGE_SIZE, offset: listed.length });
+      setOlder((current) => [...current, ...page]);
+      if (page.length < PAGE_SIZE) setOlderDone(true);
+    } catch (error) {
+      store.fail(error);
+    }
+  };
   return (
     <nav className="sidebar" aria-label={t('app.sessions')}>
       <div className="sidebar-head">
@@ -248,6 +269,13 @@ export function SessionSidebar({
             </li>
           );
         })}
+        {canLoadMore ? (
+          <li>
+            <button type="button" className="ghost small load-more" onClick={() => void loadMore()}>
+              {t('sessions.loadMore')}
+            </button>
+          </li>
+        ) : null}
       </ul>
       <div className="sidebar-foot">
         <button type="button" className="ghost sidebar-settings" onClick={onOpenSettings} data-testid="open-settings">
