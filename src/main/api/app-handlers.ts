@@ -20,6 +20,8 @@ import {
 
 /** how long the MCP status request waits for servers still connecting before answering with what it has */
 const MCP_STATUS_WAIT_MS = 8_000;
+/** the settings screen polls every few seconds; this long without a poll, its MCP connections are closed */
+const INSPECTOR_IDLE_MS = 60_000;
 
 type AppHandlerNames =
   | 'testLlm'
@@ -52,6 +54,13 @@ export function createAppHandlers(options: {
   const { store, dataDir, settings, openPath } = options;
   // the settings screen's own MCP connections: status and tool lists without a session
   let inspector: McpManager | undefined;
+  let inspectorIdle: ReturnType<typeof setTimeout> | undefined;
+  const closeInspector = async () => {
+    clearTimeout(inspectorIdle);
+    const closing = inspector;
+    inspector = undefined;
+    await closing?.close();
+  };
   const builds = new SandboxBuildJobs();
 
   const workspaceOf = (sessionId: string): string => {
@@ -70,10 +79,15 @@ export function createAppHandlers(options: {
       return { ...report, elapsedMs: Date.now() - started };
     },
     mcpStatus: async () => {
-      inspector ??= new McpManager(join(dataDir, 'logs'));
-      const applying = inspector.apply(settings.read().mcp);
-      await Promise.race([applying, new Promise((resolve) => setTimeout(resolve, MCP_STATUS_WAIT_MS))]);
-      return inspector.statuses().map((status) => ({
+      const manager = (inspector ??= new McpManager(join(dataDir, 'logs')));
+      clearTimeout(inspectorIdle);
+      inspectorIdle = setTimeout(() => void closeInspector(), INSPECTOR_IDLE_MS);
+      inspectorIdle.unref?.();
+      const applying = manager.apply(settings.read().mcp);
+      let waited: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([applying, new Promise((resolve) => (waited = setTimeout(resolve, MCP_STATUS_WAIT_MS)))]);
+      clearTimeout(waited);
+      return manager.statuses().map((status) => ({
         name: status.name,
         type: status.type,
         status: status.status,
@@ -136,5 +150,5 @@ export function createAppHandlers(options: {
     },
   };
 
-  return { handlers, close: async () => void (await inspector?.close()) };
+  return { handlers, close: closeInspector };
 }
