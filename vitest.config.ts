@@ -6,8 +6,9 @@ export default defineConfig({
     globalSetup: ['tests/support/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // sandbox and browser tests share one Docker engine and one Chromium: keep files from starving each other
-    maxWorkers: 2,
+    // the sandbox, browser and e2e files share one Docker engine, one Chromium and 2 CPUs: one file at a time keeps
+    // their timing assumptions (idle returns, container restarts, downloads) true on a loaded CI machine
+    fileParallelism: false,
     reporters: ['default'],
   },
 });
