@@ -38,12 +38,18 @@ export interface AppCore {
   close(): Promise<void>;
 }
 
+/** The settings a run uses: the saved ones (secrets decrypted), then env vars, then this process's flags. */
+export function runSettingsFor(
+  options: Pick<AppCoreOptions, 'store' | 'secrets' | 'llmOverrides' | 'adjust'>,
+): AppSettings {
+  const saved = loadSettings(options.store, options.secrets);
+  const withLlm = applyLlmOverrides(saved, llmOverridesFromEnv(), options.llmOverrides ?? {});
+  return options.adjust ? options.adjust(withLlm) : withLlm;
+}
+
 export function createAppCore(options: AppCoreOptions): AppCore {
   const { dataDir, store, secrets } = options;
-  const runSettings = (): AppSettings => {
-    const withLlm = applyLlmOverrides(loadSettings(store, secrets), llmOverridesFromEnv(), options.llmOverrides ?? {});
-    return options.adjust ? options.adjust(withLlm) : withLlm;
-  };
+  const runSettings = (): AppSettings => runSettingsFor(options);
   const mcp = new SessionMcp(join(dataDir, 'logs'));
   const service = new SessionService({
     store,

@@ -2,9 +2,8 @@ import { resolveDataDir } from '../store/data-dir.js';
 import { openStore } from '../store/store.js';
 import type { SessionStore } from '../store/store-api.js';
 import { FileKeySecretBox, type SecretBox } from '../store/secrets.js';
-import { loadSettings } from '../config/settings-store.js';
 import type { AppSettings } from '../config/settings.js';
-import { applyLlmOverrides, llmOverridesFromEnv, type LlmOverrides } from '../config/llm-overrides.js';
+import type { LlmOverrides } from '../config/llm-overrides.js';
 import { createAppCore, type AppCore } from '../app/app-core.js';
 import { recoverDeadRuns } from '../session/run-markers.js';
 
@@ -29,16 +28,6 @@ export interface CoreOptions {
   /** per-run settings changes (sandbox mode, max steps...) */
   adjust?: (settings: AppSettings) => AppSettings;
   humanAvailable: boolean;
-}
-
-/** The settings a CLI run uses: saved ones, then env, then flags. */
-export function cliSettings(context: CliContext, options: Pick<CoreOptions, 'llm' | 'adjust'>): AppSettings {
-  const withLlm = applyLlmOverrides(
-    loadSettings(context.store, context.secrets),
-    llmOverridesFromEnv(),
-    options.llm ?? {},
-  );
-  return options.adjust ? options.adjust(withLlm) : withLlm;
 }
 
 /** The agent core over the CLI's data folder. */

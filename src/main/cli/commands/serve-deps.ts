@@ -1,8 +1,7 @@
 import { resolveDataDir } from '../../store/data-dir.js';
 import { openStore } from '../../store/store.js';
-import { createAppCore } from '../../app/app-core.js';
+import { createAppCore, runSettingsFor } from '../../app/app-core.js';
 import { pickTools } from '../../tool/builtin-tools.js';
-import { cliSettings } from '../cli-context.js';
 import type { A2aDeps } from './a2a.js';
 import type { McpServerDeps } from './mcp-server.js';
 
@@ -16,7 +15,7 @@ export const MCP_SERVER_TOOL_NAMES = ['bash', 'python_execute', 'str_replace_edi
 export const cliServeDeps: McpServerDeps & A2aDeps = {
   resolveDataDir,
   openStore,
-  loadSettings: (data) => cliSettings({ ...data, close: () => undefined }, {}),
+  loadSettings: (data) => runSettingsFor({ store: data.store, secrets: data.secrets }),
   createTaskService: (data) => {
     // nobody watches a served run: the agent decides instead of asking
     const core = createAppCore({ ...data, humanAvailable: false });
