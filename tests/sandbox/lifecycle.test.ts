@@ -96,7 +96,7 @@ describe('sandbox container lifecycle', () => {
       call(bashTool, { command: 'true' }, live),
       call(bashTool, { command: 'true' }, orphan),
     ]);
-    expect(started.map((result) => result.output)).toEqual(['[exit code 0]', '[exit code 0]']);
+    expect(started.map((result) => result.output ?? result.error)).toEqual(['[exit code 0]', '[exit code 0]']);
     const orphanContainer = containerIdOf(orphan);
     const removed = await cleanupOrphanSandboxes([live.sessionId], { ownsSession: (id) => id.startsWith(prefix) });
     expect(removed).toEqual([orphanContainer]);

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import type Docker from 'dockerode';
 import type { SandboxSettings } from './sandbox-settings.js';
@@ -83,7 +83,8 @@ export function containerSpec(
   const tmpfsSize = `${settings.tmpfsMb}m`;
   return {
     Image: settings.image,
-    name: `manus-sandbox-${sessionId.replace(/[^a-zA-Z0-9_.-]/g, '').slice(0, 40)}-${Date.now().toString(36)}`,
+    // a random suffix: two sessions whose ids share their first 40 characters may start in the same millisecond
+    name: `manus-sandbox-${sessionId.replace(/[^a-zA-Z0-9_.-]/g, '').slice(0, 40)}-${randomBytes(4).toString('hex')}`,
     Labels: {
       [SANDBOX_LABEL]: '1',
       [SESSION_LABEL]: sessionId,
