@@ -4,7 +4,7 @@ import type { SessionInfo } from '../../../shared/events.js';
 import { openCliContext, type CliContext } from '../cli-context.js';
 import { deleteSessionEverywhere } from '../../store/session-files.js';
 import { exportSessionJson, exportSessionMarkdown } from '../../store/export.js';
-import { positiveInt } from './run.js';
+import { positiveInt } from '../run-session.js';
 import { removeSessionSandbox } from '../../sandbox/session-sandbox.js';
 
 async function withContext(command: Command, body: (context: CliContext) => void | Promise<void>): Promise<void> {
