@@ -12,7 +12,6 @@ import { z } from 'zod';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Role } from '@a2a-js/sdk';
-import { ClientFactory } from '@a2a-js/sdk/client';
 import { McpManager } from '../../src/main/mcp/mcp-manager.js';
 import { McpSettingsSchema } from '../../src/main/mcp/mcp-settings.js';
 import { createManusMcpServer } from '../../src/main/mcp/server/manus-mcp-server.js';
@@ -24,6 +23,7 @@ import { defineTool, toolOutput, type AnyTool } from '../../src/main/tool/tool.j
 import { sequence } from '../../tests/support/fake-llm/index.js';
 import { startCoreHarness } from '../../tests/support/core-harness.js';
 import { createToolContext } from '../../tests/support/tool-context.js';
+import { a2aClient } from '../../tests/support/a2a-client.js';
 import { EVERYTHING_ENTRY, startEverythingHttp } from '../../tests/mcp/support/reference-servers.js';
 
 const CALLS = 200;
@@ -110,12 +110,12 @@ const noop = defineTool({
 const resources = new SessionResources('bench', mkdtempSync(join(tmpdir(), 'manus-bench-ws-')));
 const served = await serveMcpOverHttp(() => createManusMcpServer({ tools: [noop], resources }), {
   port: 0,
-  token: 'bench-token',
+  token: 'bench-token-0123456789',
 });
 const client = new Client({ name: 'bench', version: '1' });
 await client.connect(
   new StreamableHTTPClientTransport(new URL(served.url), {
-    requestInit: { headers: { Authorization: 'Bearer bench-token' } },
+    requestInit: { headers: { Authorization: 'Bearer bench-token-0123456789' } },
   }),
 );
 rows.push(
@@ -128,8 +128,9 @@ await served.close();
 
 const finish = { text: 'done', toolCalls: [{ name: 'terminate', arguments: '{"status":"success"}' }] };
 const core = await startCoreHarness(sequence(finish));
-const a2a = await startA2aServer({ service: core.service, db: (core.store as Store).db, port: 0 });
-const agent = await new ClientFactory().createFromUrl(a2a.url);
+const a2aToken = 'bench-token-0123456789';
+const a2a = await startA2aServer({ service: core.service, db: (core.store as Store).db, port: 0, token: a2aToken });
+const agent = await a2aClient(a2a.url, a2aToken);
 rows.push(
   await measure('A2A message/send, whole agent run (fake LLM)', A2A_SENDS, () =>
     agent.sendMessage({

@@ -1,71 +1,119 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Role, TaskState } from '@a2a-js/sdk';
-import { ClientFactory } from '@a2a-js/sdk/client';
+import { ClientFactory, type Client } from '@a2a-js/sdk/client';
 import { sequence, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js';
 import { freePort, manusEnv } from '../mcp/support/reference-servers.js';
-import { CLI_PATH } from '../support/cli.js';
+import { runCli } from '../support/cli.js';
+import { a2aClient } from '../support/a2a-client.js';
+import { startServerCli, type ServerCli } from '../support/server-cli.js';
+import { canConnect, otherAddressOfThisMachine } from '../support/http-probe.js';
+
+const READY = /Manus A2A agent on/;
+/** the last line a start with a generated token prints */
+const TOKEN_LINE = /^Authorization: Bearer (\S+)$/m;
 
 let llm: FakeLlm;
 let dataDir: string;
+const started: ServerCli[] = [];
 beforeAll(async () => {
   llm = await startFakeLlm();
   dataDir = mkdtempSync(join(tmpdir(), 'manus-a2a-cli-'));
+});
+afterEach(async () => {
+  for (const server of started.splice(0)) await server.stop();
 });
 afterAll(async () => {
   await llm.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+/** `manus a2a` with the environment a person would have: no MANUS_A2A_TOKEN unless `env` sets one. */
+async function startA2a(args: string[], env: Record<string, string> = {}, ready = TOKEN_LINE): Promise<ServerCli> {
+  const base = manusEnv(dataDir, llm.baseUrl);
+  delete base.MANUS_A2A_TOKEN;
+  const server = await startServerCli(['a2a', ...args], { ...base, ...env }, ready);
+  started.push(server);
+  return server;
+}
+
+function sayHello(client: Client) {
+  return client.sendMessage({
+    tenant: '',
+    message: {
+      messageId: randomUUID(),
+      contextId: '',
+      taskId: '',
+      role: Role.ROLE_USER,
+      parts: [
+        { content: { $case: 'text', value: 'Hello' }, metadata: undefined, filename: '', mediaType: 'text/plain' },
+      ],
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    },
+    configuration: undefined,
+    metadata: undefined,
+  });
+}
+
 describe('manus a2a', () => {
-  it('serves the agent on the given port until stopped', async () => {
+  it('serves the agent on loopback with a random token printed once on stderr, until stopped', async () => {
     llm.setScript(
       sequence({ text: 'Served over A2A.', toolCalls: [{ name: 'terminate', arguments: '{"status":"success"}' }] }),
     );
     const port = await freePort();
-    const child = spawn(process.execPath, [CLI_PATH, 'a2a', '--port', String(port)], {
-      env: manusEnv(dataDir, llm.baseUrl),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    try {
-      await new Promise<void>((resolve, reject) => {
-        let seen = '';
-        const onData = (chunk: Buffer) => {
-          seen += chunk;
-          if (seen.includes('Manus A2A agent on')) resolve();
-        };
-        child.stdout?.on('data', onData);
-        child.stderr?.on('data', onData);
-        void exited.then((code) => reject(new Error(`manus a2a exited ${code}: ${seen}`)));
-      });
-      const client = await new ClientFactory().createFromUrl(`http://127.0.0.1:${port}`);
-      expect((await client.getAgentCard()).name).toBe('Manus');
-      const result = await client.sendMessage({
-        tenant: '',
-        message: {
-          messageId: randomUUID(),
-          contextId: '',
-          taskId: '',
-          role: Role.ROLE_USER,
-          parts: [
-            { content: { $case: 'text', value: 'Hello' }, metadata: undefined, filename: '', mediaType: 'text/plain' },
-          ],
-          metadata: undefined,
-          extensions: [],
-          referenceTaskIds: [],
-        },
-        configuration: undefined,
-        metadata: undefined,
-      });
-      expect('status' in result && result.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    } finally {
-      child.kill('SIGTERM');
-    }
-    expect(await exited).toBe(0);
+    const server = await startA2a(['--port', String(port)]);
+    const token = TOKEN_LINE.exec(server.stderr())![1];
+    expect(server.stdout()).not.toContain(token);
+    expect(server.stderr().split(token).length - 1).toBe(1);
+    expect(await canConnect(otherAddressOfThisMachine(), port)).toBe(false);
+
+    const anonymous = await new ClientFactory().createFromUrl(`http://127.0.0.1:${port}`);
+    expect((await anonymous.getAgentCard()).name).toBe('Manus');
+    await expect(sayHello(anonymous)).rejects.toThrow(/401|unauthorized/i);
+
+    const result = await sayHello(await a2aClient(`http://127.0.0.1:${port}`, token));
+    expect('status' in result && result.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(await server.stop()).toBe(0);
+  });
+
+  it('takes its token from MANUS_A2A_TOKEN and does not print it', async () => {
+    const port = await freePort();
+    const token = 'token-from-env-0123456789';
+    const server = await startA2a(['--port', String(port)], { MANUS_A2A_TOKEN: token }, READY);
+    expect(server.stdout() + server.stderr()).not.toContain(token);
+    const client = await a2aClient(`http://127.0.0.1:${port}`, token);
+    await expect(client.getTask({ tenant: '', id: 'no-such-task' })).rejects.toThrow(/not found/i);
+    const wrong = await a2aClient(`http://127.0.0.1:${port}`, 'token-from-flag-0123456789');
+    await expect(wrong.getTask({ tenant: '', id: 'no-such-task' })).rejects.toThrow(/401|unauthorized/i);
+  });
+
+  it('refuses a token too short to be a secret, and a --host that is not an address', async () => {
+    const env = { ...manusEnv(dataDir, llm.baseUrl), MANUS_A2A_TOKEN: 'short' };
+    const short = await runCli(['a2a', '--port', '0'], env);
+    expect(short.code).not.toBe(0);
+    expect(short.stderr).toMatch(/MANUS_A2A_TOKEN: a token needs at least 16 characters/);
+    const flag = await runCli(['a2a', '--port', '0', '--token', 'short'], manusEnv(dataDir, llm.baseUrl));
+    expect(flag.code).not.toBe(0);
+    expect(flag.stderr).toMatch(/at least 16 characters/);
+    const host = await runCli(['a2a', '--port', '0', '--host', 'evil.example'], manusEnv(dataDir, llm.baseUrl));
+    expect(host.code).not.toBe(0);
+    expect(host.stderr).toMatch(/give an IP address/);
+  });
+
+  it('listens beyond loopback only when told, with a warning, still requiring the token', async () => {
+    const port = await freePort();
+    const other = otherAddressOfThisMachine();
+    const server = await startA2a(['--port', String(port), '--host', '0.0.0.0', '--allow-host', other]);
+    expect(server.stderr()).toMatch(/warning: manus a2a listens on 0\.0\.0\.0: other machines can reach it/);
+    const token = TOKEN_LINE.exec(server.stderr())![1];
+    const anonymous = await new ClientFactory().createFromUrl(`http://${other}:${port}`);
+    await expect(anonymous.getTask({ tenant: '', id: 'x' })).rejects.toThrow(/401|unauthorized/i);
+    const client = await a2aClient(`http://${other}:${port}`, token);
+    await expect(client.getTask({ tenant: '', id: 'x' })).rejects.toThrow(/not found/i);
   });
 });

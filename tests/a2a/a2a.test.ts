@@ -1,15 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { Role, TaskState, type Message, type Task } from '@a2a-js/sdk';
-import { ClientFactory, type Client } from '@a2a-js/sdk/client';
+import type { Client } from '@a2a-js/sdk/client';
 import { startA2aServer, type A2aServer } from '../../src/main/a2a/a2a-server.js';
 import { Store } from '../../src/main/store/store.js';
 import { SqliteTaskStore } from '../../src/main/a2a/sqlite-task-store.js';
 import { sequence, type Script } from '../support/fake-llm/index.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
+import { a2aClient } from '../support/a2a-client.js';
 
 const call = (name: string, args: unknown) => ({ name, arguments: JSON.stringify(args) });
 const finish = (text: string) => ({ text, toolCalls: [call('terminate', { status: 'success' })] });
+const TOKEN = 'a2a-test-token-0123456789';
 
 interface Opened {
   harness?: CoreHarness;
@@ -26,8 +28,8 @@ afterEach(async () => {
 async function startAgent(script: Script, harness?: CoreHarness) {
   const core = harness ?? (await startCoreHarness(script));
   if (!(core.store instanceof Store)) throw new Error('the harness store is not the SQLite Store');
-  const server = await startA2aServer({ service: core.service, db: core.store.db, port: 0 });
-  const client = await new ClientFactory().createFromUrl(server.url);
+  const server = await startA2aServer({ service: core.service, db: core.store.db, port: 0, token: TOKEN });
+  const client = await a2aClient(server.url, TOKEN);
   const entry: Opened = { harness: harness ? undefined : core, server };
   opened.push(entry);
   return { core, server, client, entry };
@@ -190,7 +192,7 @@ describe('manus a2a through the SDK client', () => {
     const rpc = async (method: string, params: unknown) => {
       const response = await fetch(`${server.url}/a2a/jsonrpc`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
       });
       return response.json();

@@ -43,11 +43,11 @@ describe('manus MCP server over streamable HTTP', () => {
     const resources = new SessionResources('mcp-server-test', workspace);
     served = await serveMcpOverHttp(() => createManusMcpServer({ tools: [noteTool], resources }), {
       port: 0,
-      token: 'right-token-123',
+      token: 'right-token-0123456789',
     });
     expect(served.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
 
-    const client = await connect(served.url, 'right-token-123');
+    const client = await connect(served.url, 'right-token-0123456789');
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(['write_note']);
     expect(tools[0].inputSchema).toMatchObject({ type: 'object', required: ['file', 'text'] });

@@ -4,6 +4,7 @@ import { duplicateInterfacesForLegacy } from '@a2a-js/sdk/compat/v0_3';
 export const JSONRPC_PATH = '/a2a/jsonrpc';
 export const REST_PATH = '/a2a/rest';
 const TEXT_MODES = ['text/plain'];
+const BEARER_SCHEME = 'bearer';
 
 function skill(id: string, name: string, description: string, tags: string[], examples: string[]): AgentSkill {
   return {
@@ -50,7 +51,10 @@ const MANUS_SKILLS: AgentSkill[] = [
   ),
 ];
 
-/** The A2A card: JSON-RPC and HTTP+JSON interfaces (v1.0 and v0.3) at `baseUrl`, streaming on, no push notifications. */
+/**
+ * The A2A card: JSON-RPC and HTTP+JSON interfaces (v1.0 and v0.3) at `baseUrl`, streaming on, no push notifications,
+ * every call carrying the bearer token.
+ */
 export function manusAgentCard(baseUrl: string, version: string): AgentCard {
   const iface = (path: string, protocolBinding: string) => ({
     url: `${baseUrl}${path}`,
@@ -70,8 +74,19 @@ export function manusAgentCard(baseUrl: string, version: string): AgentCard {
     provider: { organization: 'Manus Desktop', url: baseUrl },
     version,
     capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
-    securitySchemes: {},
-    securityRequirements: [],
+    securitySchemes: {
+      [BEARER_SCHEME]: {
+        scheme: {
+          $case: 'httpAuthSecurityScheme',
+          value: {
+            description: 'The token `manus a2a` printed at start, or the one given with --token or MANUS_A2A_TOKEN.',
+            scheme: 'bearer',
+            bearerFormat: '',
+          },
+        },
+      },
+    },
+    securityRequirements: [{ schemes: { [BEARER_SCHEME]: { list: [] } } }],
     defaultInputModes: TEXT_MODES,
     defaultOutputModes: TEXT_MODES,
     skills: MANUS_SKILLS,

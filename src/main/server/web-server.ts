@@ -1,13 +1,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { CoreApi } from '../api/core-api.js';
 import { CONTENT_SECURITY_POLICY } from './csp.js';
 import { serveStatic } from './static-files.js';
+import { bearerToken, createRequestGuard, randomToken } from './request-guard.js';
+import { LOOPBACK_ADDRESS, listenOn, serverUrl } from './server-address.js';
 import { API_PREFIX, EVENTS_PATH, TOKEN_PARAM } from '../../shared/contract/web-transport.js';
 
-const LOOPBACK = '127.0.0.1';
 const MAX_BODY_BYTES = 20 * 1024 * 1024;
 const PING_INTERVAL_MS = 30_000;
 /** a client this far behind is dropped rather than buffering without bound; it re-attaches with getEvents */
@@ -18,6 +17,10 @@ export interface WebServerOptions {
   /** the built renderer (out/renderer) */
   rendererDir: string;
   port: number;
+  /** the address to listen on; loopback unless told otherwise */
+  host?: string;
+  /** more names the page may be reached by (Host header), when listening beyond loopback */
+  allowedHosts?: string[];
   /** a fixed token (tests); random otherwise */
   token?: string;
 }
@@ -38,24 +41,6 @@ const SECURITY_HEADERS = {
   'Cross-Origin-Resource-Policy': 'same-origin',
 };
 
-function sameToken(expected: string, given: string | null | undefined): boolean {
-  if (!given) return false;
-  const a = Buffer.from(expected);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-function bearerToken(request: IncomingMessage): string | undefined {
-  const header = request.headers.authorization;
-  return header?.startsWith('Bearer ') ? header.slice('Bearer '.length) : undefined;
-}
-
-/** Only our own origin may talk to us: a page elsewhere pointing at 127.0.0.1 (DNS rebinding) is refused. */
-function isOwnHost(request: IncomingMessage, port: number): boolean {
-  const host = request.headers.host;
-  return host === `${LOOPBACK}:${port}` || host === `localhost:${port}`;
-}
-
 async function readBody(request: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -72,39 +57,19 @@ function sendJson(response: ServerResponse, status: number, body: unknown): void
   response.end(JSON.stringify(body));
 }
 
-function listen(server: ReturnType<typeof createServer>, port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const onError = (error: NodeJS.ErrnoException) => {
-      server.off('listening', onListening);
-      if (error.code === 'EADDRINUSE') {
-        reject(
-          Object.assign(new Error(`Port ${port} is already in use.`), {
-            code: 'port_in_use',
-            hint: `Pick another one: manus serve --port ${port + 1}`,
-          }),
-        );
-      } else reject(error);
-    };
-    const onListening = () => {
-      server.off('error', onError);
-      resolve((server.address() as AddressInfo).port);
-    };
-    server.once('error', onError);
-    server.once('listening', onListening);
-    server.listen(port, LOOPBACK);
-  });
-}
-
 /** The UI over HTTP + WebSocket on 127.0.0.1: the same contract as Electron IPC, behind a random token. */
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
-  const token = options.token ?? randomBytes(24).toString('base64url');
-  let port = options.port;
+  const token = options.token ?? randomToken();
+  const address = options.host ?? LOOPBACK_ADDRESS;
+  const guard = createRequestGuard({
+    address,
+    token,
+    allowedHosts: options.allowedHosts,
+    ownPage: true,
+    realm: 'manus-serve',
+  });
 
   async function handleApi(request: IncomingMessage, response: ServerResponse, name: string): Promise<void> {
-    if (!sameToken(token, bearerToken(request))) {
-      sendJson(response, 401, { ok: false, error: { code: 'unauthorized', message: 'Missing or wrong token.' } });
-      return;
-    }
     if (request.method !== 'POST') {
       sendJson(response, 405, { ok: false, error: { code: 'method', message: 'Use POST.' } });
       return;
@@ -122,12 +87,15 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 
   const server = createServer((request, response) => {
     for (const [header, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(header, value);
-    if (!isOwnHost(request, port)) {
-      response.writeHead(421, { 'Content-Type': 'text/plain' }).end('Wrong host');
+    const url = new URL(request.url ?? '/', `http://${LOOPBACK_ADDRESS}`);
+    const isApi = url.pathname.startsWith(API_PREFIX);
+    // the page and its assets are public: the token arrives in the page's URL and leaves in its requests' headers
+    const refusal = guard.checkSender(request) ?? (isApi ? guard.checkToken(bearerToken(request)) : undefined);
+    if (refusal) {
+      guard.respond(response, refusal);
       return;
     }
-    const url = new URL(request.url ?? '/', `http://${LOOPBACK}`);
-    const work = url.pathname.startsWith(API_PREFIX)
+    const work = isApi
       ? handleApi(request, response, url.pathname.slice(API_PREFIX.length))
       : request.method === 'GET' || request.method === 'HEAD'
         ? serveStatic(options.rendererDir, url.pathname, response)
@@ -141,17 +109,15 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 
   const sockets = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   server.on('upgrade', (request, socket, head) => {
-    const url = new URL(request.url ?? '/', `http://${LOOPBACK}`);
-    const origin = request.headers.origin;
-    const ownOrigin =
-      origin === undefined || origin === `http://${LOOPBACK}:${port}` || origin === `http://localhost:${port}`;
-    if (
-      url.pathname !== EVENTS_PATH ||
-      !isOwnHost(request, port) ||
-      !ownOrigin ||
-      !sameToken(token, url.searchParams.get(TOKEN_PARAM))
-    ) {
-      socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n');
+    const url = new URL(request.url ?? '/', `http://${LOOPBACK_ADDRESS}`);
+    if (url.pathname !== EVENTS_PATH) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    // a browser cannot put headers on a WebSocket: the page sends the token in the URL
+    const refusal = guard.checkSender(request) ?? guard.checkToken(url.searchParams.get(TOKEN_PARAM));
+    if (refusal) {
+      guard.respondToUpgrade(socket, refusal);
       return;
     }
     sockets.handleUpgrade(request, socket, head, (ws) => sockets.emit('connection', ws));
@@ -185,10 +151,10 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   }, PING_INTERVAL_MS);
   pinger.unref();
 
-  port = await listen(server, options.port);
+  const port = await listenOn(server, address, options.port);
 
   return {
-    url: `http://${LOOPBACK}:${port}/?${TOKEN_PARAM}=${token}`,
+    url: `${serverUrl(address, port)}/?${TOKEN_PARAM}=${token}`,
     port,
     token,
     close: async () => {

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
@@ -12,8 +12,10 @@ import { createManusMcpServer } from '../../mcp/server/manus-mcp-server.js';
 import { serveMcpOverHttp, serveMcpOverStdio } from '../../mcp/server/serve.js';
 import { taskRunnerFor, type TaskService } from '../../mcp/server/task-service.js';
 import { untilShutdown, withData, type OpenedData, type StoreDeps } from './command-deps.js';
+import { addListenOptions, addTokenOption, announceAccess, serverToken, type ListenOptions } from './server-options.js';
 
 const DEFAULT_MCP_PORT = 8766;
+const TOKEN_ENV = 'MANUS_MCP_TOKEN';
 
 /** What serving the agent needs: the store and a session service over it. */
 export interface AgentServeDeps<S extends SessionStore = SessionStore> extends StoreDeps<S> {
@@ -28,22 +30,25 @@ export interface McpServerDeps extends AgentServeDeps {
   serverTools(): AnyTool[];
 }
 
-interface McpServerOptions {
+interface McpServerOptions extends ListenOptions {
   transport: 'stdio' | 'http';
-  port: string;
   token?: string;
   workspace?: string;
 }
 
 /** `manus mcp-server`: the agent's tools and `run_task` for any MCP client (Claude Desktop, Cursor, other agents). */
 export function mcpServerCommand(deps: McpServerDeps): Command {
-  return new Command('mcp-server')
+  const mcpServer = new Command('mcp-server')
     .description('serve the Manus tools and a run_task tool over MCP (stdio, or HTTP on 127.0.0.1 with a token)')
-    .addOption(new Option('--transport <transport>', 'how clients connect').choices(['stdio', 'http']).default('stdio'))
-    .option('--port <n>', 'HTTP port', String(DEFAULT_MCP_PORT))
-    .option('--token <token>', 'HTTP bearer token (default: MANUS_MCP_TOKEN, else a random one printed at start)')
+    .addOption(
+      new Option('--transport <transport>', 'how clients connect').choices(['stdio', 'http']).default('stdio'),
+    );
+  addListenOptions(mcpServer, DEFAULT_MCP_PORT);
+  addTokenOption(mcpServer, TOKEN_ENV);
+  return mcpServer
     .option('--workspace <dir>', 'folder the tools work in (default: a new one in the data folder)')
     .action(async (options: McpServerOptions, command: Command) => {
+      const access = options.transport === 'http' ? serverToken(options.token, TOKEN_ENV) : undefined;
       await withData(deps, command, async (data) => {
         const settings = deps.loadSettings(data);
         const id = `mcp-server-${randomUUID()}`;
@@ -68,11 +73,23 @@ export function mcpServerCommand(deps: McpServerDeps): Command {
             await untilShutdown(closed);
             return;
           }
-          const token = options.token ?? process.env.MANUS_MCP_TOKEN ?? randomBytes(24).toString('base64url');
-          const http = await serveMcpOverHttp(createServer, { port: Number(options.port), token });
+          const { token, generated } = access!;
+          const http = await serveMcpOverHttp(createServer, {
+            port: options.port,
+            host: options.host,
+            allowedHosts: options.allowHost,
+            token,
+          });
           // stderr, so the token never ends up in a pipe meant for data
-          process.stderr.write(`Manus MCP server on ${http.url}\n`);
-          if (!options.token && !process.env.MANUS_MCP_TOKEN) process.stderr.write(`Bearer token: ${token}\n`);
+          const write = (line: string) => process.stderr.write(`${line}\n`);
+          write(`Manus MCP server on ${http.url}`);
+          announceAccess(write, {
+            command: 'manus mcp-server',
+            host: options.host,
+            token,
+            generated,
+            envName: TOKEN_ENV,
+          });
           await untilShutdown();
           await http.close();
         } finally {

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { createCoreApi, type SessionRunner } from '../../api/core-api.js';
 import { storedSettings, type SettingsAccess } from '../../api/settings-access.js';
 import type { SessionStore } from '../../store/store-api.js';
@@ -8,6 +8,8 @@ import type { AppSettings } from '../../config/settings.js';
 import { createCliCore, openCliContext } from '../cli-context.js';
 import { startWebServer } from '../../server/web-server.js';
 import { findRendererDir } from '../../server/renderer-dir.js';
+import { exposureWarning } from '../../server/server-address.js';
+import { addListenOptions, type ListenOptions } from './server-options.js';
 
 export const DEFAULT_SERVE_PORT = 8765;
 
@@ -48,14 +50,6 @@ export interface ServeDeps {
   untilStopped?: () => Promise<void>;
 }
 
-function parsePort(value: string): number {
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    throw new InvalidArgumentError('a port is a whole number from 0 to 65535 (0 picks a free one)');
-  }
-  return port;
-}
-
 function untilSignal(): Promise<void> {
   return new Promise((resolve) => {
     const stop = () => {
@@ -71,37 +65,45 @@ function untilSignal(): Promise<void> {
 /** `manus serve [--port 8765]`: the app in a browser on 127.0.0.1, behind the token in the printed URL. */
 export function serveCommand(deps: ServeDeps): Command {
   const print = deps.print ?? ((line: string) => process.stdout.write(`${line}\n`));
-  return new Command('serve')
-    .description('serve the app to a browser on 127.0.0.1 (open the printed URL; it carries the access token)')
-    .option('-p, --port <port>', 'port to listen on (0 picks a free one)', parsePort, DEFAULT_SERVE_PORT)
-    .action(async (options: { port: number }, command: Command) => {
-      const globals = command.optsWithGlobals<{ dataDir?: string }>();
-      const rendererDir = findRendererDir();
-      if (!existsSync(join(rendererDir, 'index.html'))) {
-        print(`warning: the UI is not built (${rendererDir}); run \`npm run build\` first, or use \`npm run web\`.`);
-      }
-      const core = await (deps.openCore ?? openServedCore)({ dataDir: globals.dataDir });
-      const api = createCoreApi({
-        sessions: core.sessions,
-        store: core.store,
-        dataDir: core.dataDir,
-        settings: core.settings,
-        runSettings: core.runSettings,
-        shell: 'web',
-        version: deps.version,
-      });
-      let server;
-      try {
-        server = await startWebServer({ api, rendererDir, port: options.port });
-      } catch (error) {
-        await core.close();
-        throw error;
-      }
-      print(`Manus is serving on ${server.url}`);
-      print('Open that URL in a browser (the token in it is required). Press Ctrl+C to stop.');
-      await (deps.untilStopped ?? untilSignal)();
-      await server.close();
-      await api.close();
-      await core.close();
+  const serve = new Command('serve').description(
+    'serve the app to a browser on 127.0.0.1 (open the printed URL; it carries the access token)',
+  );
+  return addListenOptions(serve, DEFAULT_SERVE_PORT).action(async (options: ListenOptions, command: Command) => {
+    const globals = command.optsWithGlobals<{ dataDir?: string }>();
+    const rendererDir = findRendererDir();
+    if (!existsSync(join(rendererDir, 'index.html'))) {
+      print(`warning: the UI is not built (${rendererDir}); run \`npm run build\` first, or use \`npm run web\`.`);
+    }
+    const core = await (deps.openCore ?? openServedCore)({ dataDir: globals.dataDir });
+    const api = createCoreApi({
+      sessions: core.sessions,
+      store: core.store,
+      dataDir: core.dataDir,
+      settings: core.settings,
+      runSettings: core.runSettings,
+      shell: 'web',
+      version: deps.version,
     });
+    let server;
+    try {
+      server = await startWebServer({
+        api,
+        rendererDir,
+        port: options.port,
+        host: options.host,
+        allowedHosts: options.allowHost,
+      });
+    } catch (error) {
+      await core.close();
+      throw error;
+    }
+    const warning = exposureWarning(options.host, 'manus serve');
+    if (warning) print(warning);
+    print(`Manus is serving on ${server.url}`);
+    print('Open that URL in a browser (the token in it is required). Press Ctrl+C to stop.');
+    await (deps.untilStopped ?? untilSignal)();
+    await server.close();
+    await api.close();
+    await core.close();
+  });
 }

@@ -1,14 +1,12 @@
-import { timingSafeEqual } from 'node:crypto';
-import type { Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { NextFunction, Request, Response } from 'express';
+import { createServer as createHttpServer } from 'node:http';
+import express, { type Request, type Response } from 'express';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { createMcpExpressApp } from '@modelcontextprotocol/sdk/server/express.js';
+import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
+import { createRequestGuard } from '../../server/request-guard.js';
+import { LOOPBACK_ADDRESS, listenOn, serverUrl } from '../../server/server-address.js';
 
-/** Only this machine may call: the tools run code and read files. */
-const LOOPBACK = '127.0.0.1';
 export const MCP_HTTP_PATH = '/mcp';
 
 export async function serveMcpOverStdio(server: Server): Promise<void> {
@@ -21,16 +19,31 @@ export interface McpHttpServer {
   close(): Promise<void>;
 }
 
+export interface McpHttpOptions {
+  port: number;
+  /** every request carries `Authorization: Bearer <token>` */
+  token: string;
+  /** the address to listen on; loopback unless told otherwise (the tools run code and read files) */
+  host?: string;
+  /** more names clients may reach the server by (Host header), when listening beyond loopback */
+  allowedHosts?: string[];
+}
+
 /**
  * Streamable HTTP on 127.0.0.1, stateless (one server instance per request, so any number of clients),
- * every request carrying `Authorization: Bearer <token>`.
+ * every request carrying `Authorization: Bearer <token>` and no browser page allowed to call.
  */
-export async function serveMcpOverHttp(
-  createServer: () => Server,
-  options: { port: number; token: string },
-): Promise<McpHttpServer> {
-  const app = createMcpExpressApp({ host: LOOPBACK });
-  app.use(MCP_HTTP_PATH, requireBearer(options.token));
+export async function serveMcpOverHttp(createServer: () => Server, options: McpHttpOptions): Promise<McpHttpServer> {
+  const address = options.host ?? LOOPBACK_ADDRESS;
+  const guard = createRequestGuard({
+    address,
+    token: options.token,
+    allowedHosts: options.allowedHosts,
+    realm: 'manus-mcp',
+  });
+  const app = express();
+  // the guard before any body is read; the SDK's own DNS-rebinding check stays on behind it
+  app.use(guard.middleware(), hostHeaderValidation([...guard.hostNames]), express.json());
   app.post(MCP_HTTP_PATH, async (req: Request, res: Response) => {
     const server = createServer();
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
@@ -56,31 +69,15 @@ export async function serveMcpOverHttp(
   app.get(MCP_HTTP_PATH, notAllowed);
   app.delete(MCP_HTTP_PATH, notAllowed);
 
-  const http = await new Promise<HttpServer>((resolve, reject) => {
-    const listening = app.listen(options.port, LOOPBACK, (error?: Error) =>
-      error ? reject(error) : resolve(listening),
-    );
-  });
-  const port = (http.address() as AddressInfo).port;
+  const http = createHttpServer(app);
+  const port = await listenOn(http, address, options.port);
   return {
-    url: `http://${LOOPBACK}:${port}${MCP_HTTP_PATH}`,
+    url: `${serverUrl(address, port)}${MCP_HTTP_PATH}`,
     port,
     close: () =>
       new Promise<void>((resolve) => {
         http.closeAllConnections();
         http.close(() => resolve());
       }),
-  };
-}
-
-function requireBearer(token: string) {
-  const expected = Buffer.from(token);
-  return (req: Request, res: Response, next: NextFunction) => {
-    const given = Buffer.from(/^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? '');
-    if (given.length === expected.length && timingSafeEqual(given, expected)) return next();
-    res
-      .status(401)
-      .set('WWW-Authenticate', 'Bearer realm="manus-mcp"')
-      .json({ jsonrpc: '2.0', error: { code: -32001, message: 'Missing or wrong bearer token.' }, id: null });
   };
 }
