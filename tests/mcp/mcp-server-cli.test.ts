@@ -9,6 +9,10 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { sequence, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js';
 import { freePort, manusEnv } from './support/reference-servers.js';
 import { CLI_PATH } from '../support/cli.js';
+import { startServerCli } from '../support/server-cli.js';
+import { rawRequest } from '../support/http-probe.js';
+import { parseMcpConfigFile } from '../../src/main/mcp/config-file.js';
+import { McpManager } from '../../src/main/mcp/mcp-manager.js';
 
 const call = (name: string, args: unknown) => ({ name, arguments: JSON.stringify(args) });
 
@@ -125,5 +129,48 @@ describe('manus mcp-server', () => {
         new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: 'Bearer guessed' } } }),
       ),
     ).rejects.toThrow(/401|Unauthorized|bearer/i);
+  });
+
+  it('without MANUS_MCP_TOKEN prints a random token once; an mcpServers config with that header connects', async () => {
+    const port = await freePort();
+    const env = manusEnv(dataDir, llm.baseUrl);
+    delete env.MANUS_MCP_TOKEN;
+    const server = await startServerCli(
+      ['mcp-server', '--transport', 'http', '--port', String(port)],
+      env,
+      /^Authorization: Bearer \S+$/m,
+    );
+    cleanups.push(async () => void (await server.stop()));
+    const token = /^Authorization: Bearer (\S+)$/m.exec(server.stderr())![1];
+    expect(server.stderr().split(token).length - 1).toBe(1);
+    expect(server.stdout()).toBe('');
+
+    // the config a person pastes into Claude Desktop, Cursor or `manus mcp import`
+    const config = parseMcpConfigFile(
+      JSON.stringify({
+        mcpServers: {
+          manus: { type: 'http', url: `http://127.0.0.1:${port}/mcp`, headers: { Authorization: `Bearer ${token}` } },
+        },
+      }),
+    );
+    const manager = new McpManager(mkdtempSync(join(tmpdir(), 'manus-mcp-logs-')));
+    cleanups.push(() => manager.close());
+    await manager.apply({ servers: config });
+    expect(manager.status('manus')?.status).toBe('connected');
+    expect(manager.mcpTools().map((tool) => tool.name)).toContain('mcp_manus_run_task');
+
+    const fromPage = await rawRequest({
+      port,
+      method: 'POST',
+      path: '/mcp',
+      headers: {
+        Host: `127.0.0.1:${port}`,
+        Origin: 'http://evil.example',
+        Authorization: `Bearer ${token}`,
+        'Content-Type': 'application/json',
+      },
+      body: '{}',
+    });
+    expect(fromPage.status).toBe(403);
   });
 });
