@@ -202,6 +202,13 @@ describe.each(TARGETS)('$name behind the request guard', (target) => {
     expect(await canConnect(otherAddressOfThisMachine(), port)).toBe(false);
   });
 
+  it('told to listen on IPv6 loopback, answers [::1] and still refuses other names', async () => {
+    const { port } = await target.start({ host: '::1' });
+    expect((await send(port, { Host: `[::1]:${port}` }, '::1')).status).toBe(200);
+    expect((await send(port, { Host: `[::2]:${port}` }, '::1')).status).toBe(403);
+    expect((await send(port, { Host: `evil.example:${port}` }, '::1')).status).toBe(403);
+  });
+
   it('told to listen beyond loopback, answers only the names it is given and still requires the token', async () => {
     const other = otherAddressOfThisMachine();
     const { port } = await target.start({ host: '0.0.0.0', allowedHosts: [other] });
