@@ -48,7 +48,8 @@ export function mcpServerCommand(deps: McpServerDeps): Command {
   return mcpServer
     .option('--workspace <dir>', 'folder the tools work in (default: a new one in the data folder)')
     .action(async (options: McpServerOptions, command: Command) => {
-      const access = options.transport === 'http' ? serverToken(options.token, TOKEN_ENV) : undefined;
+      // a bad MANUS_MCP_TOKEN is reported before anything is opened
+      const httpAccess = options.transport === 'http' ? serverToken(options.token, TOKEN_ENV) : undefined;
       await withData(deps, command, async (data) => {
         const settings = deps.loadSettings(data);
         const id = `mcp-server-${randomUUID()}`;
@@ -60,7 +61,7 @@ export function mcpServerCommand(deps: McpServerDeps): Command {
         const createServer = () =>
           createManusMcpServer({ tools: deps.serverTools(), runTask: taskRunnerFor(service), resources });
         try {
-          if (options.transport === 'stdio') {
+          if (!httpAccess) {
             // stdout carries the protocol: a stray log line from any library would break the client
             console.log = console.info = console.debug = console.error;
             const server = createServer();
@@ -73,7 +74,7 @@ export function mcpServerCommand(deps: McpServerDeps): Command {
             await untilShutdown(closed);
             return;
           }
-          const { token, generated } = access!;
+          const { token, generated } = httpAccess;
           const http = await serveMcpOverHttp(createServer, {
             port: options.port,
             host: options.host,
