@@ -114,6 +114,8 @@ describe('manus a2a', () => {
     const anonymous = await new ClientFactory().createFromUrl(`http://${other}:${port}`);
     await expect(anonymous.getTask({ tenant: '', id: 'x' })).rejects.toThrow(/401|unauthorized/i);
     const client = await a2aClient(`http://${other}:${port}`, token);
+    // the card sends other machines to the name they know the server by, not to 127.0.0.1
+    expect((await client.getAgentCard()).supportedInterfaces[0]?.url).toBe(`http://${other}:${port}/a2a/jsonrpc`);
     await expect(client.getTask({ tenant: '', id: 'x' })).rejects.toThrow(/not found/i);
   });
 });

@@ -50,7 +50,7 @@ export async function startA2aServer(options: {
   app.use(guard.middleware(CARD_PATHS));
   const http = createServer(app);
   const port = await listenOn(http, address, options.port);
-  const url = serverUrl(address, port);
+  const url = serverUrl(address, port, options.allowedHosts);
 
   const taskStore = new SqliteTaskStore(options.db);
   const recoveredTaskIds = await taskStore.failUnfinished('the A2A server stopped before the task finished');

@@ -28,9 +28,13 @@ export function hostName(address: string): string {
   return address.toLowerCase();
 }
 
-/** The base URL a client on this machine uses for a server listening on `address`. */
-export function serverUrl(address: string, port: number): string {
-  const host = isUnspecified(address) ? LOOPBACK_ADDRESS : hostName(address);
+/**
+ * The base URL clients use for a server listening on `address`: the first name given with --allow-host (the one
+ * other machines know it by), else the address itself, or loopback for 0.0.0.0 and ::.
+ */
+export function serverUrl(address: string, port: number, allowedHosts: readonly string[] = []): string {
+  const named = allowedHosts[0];
+  const host = named ? hostName(named) : isUnspecified(address) ? LOOPBACK_ADDRESS : hostName(address);
   return `http://${host}:${port}`;
 }
 

@@ -154,7 +154,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const port = await listenOn(server, address, options.port);
 
   return {
-    url: `${serverUrl(address, port)}/?${TOKEN_PARAM}=${token}`,
+    url: `${serverUrl(address, port, options.allowedHosts)}/?${TOKEN_PARAM}=${token}`,
     port,
     token,
     close: async () => {

@@ -72,7 +72,7 @@ export async function serveMcpOverHttp(createServer: () => Server, options: McpH
   const http = createHttpServer(app);
   const port = await listenOn(http, address, options.port);
   return {
-    url: `${serverUrl(address, port)}${MCP_HTTP_PATH}`,
+    url: `${serverUrl(address, port, options.allowedHosts)}${MCP_HTTP_PATH}`,
     port,
     close: () =>
       new Promise<void>((resolve) => {
