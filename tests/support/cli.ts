@@ -9,7 +9,7 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the built `manus` binary with a clean LLM environment plus `env`. */
+/** Runs the built `manus` binary with a clean LLM and server-token environment plus `env`. */
 export function runCli(
   args: string[],
   env: Record<string, string | undefined> = {},
@@ -30,6 +30,8 @@ export function spawnCli(args: string[], env: Record<string, string | undefined>
     'OPENAI_API_KEY',
     'OPENAI_BASE_URL',
     'MANUS_DATA_DIR',
+    'MANUS_A2A_TOKEN',
+    'MANUS_MCP_TOKEN',
   ])
     delete cleanEnv[key];
   return spawn(process.execPath, [CLI_PATH, ...args], {
