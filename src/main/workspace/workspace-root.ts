@@ -286,7 +286,15 @@ export class WorkspaceRoot {
 
   /** A link's target as parts, or undefined when it points outside the workspace. */
   private link(parts: readonly string[]): { parts: string[]; fromRoot: boolean } | undefined {
-    const target = this.inParent(parts, (folder, name) => readlinkSync(this.entryPath(folder, name)));
+    const target = this.inParent(parts, (folder, name) => {
+      try {
+        return readlinkSync(this.entryPath(folder, name));
+      } catch (error) {
+        // EINVAL: no longer a link
+        if (errorCode(error) === 'EINVAL') throw this.refusal('changed', parts, 'changed while it was being read');
+        throw error;
+      }
+    });
     return pathParts(target, this.hostRoots());
   }
 
