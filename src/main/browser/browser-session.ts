@@ -262,7 +262,8 @@ export class BrowserSession {
       });
       return { url, path };
     } catch (error) {
-      return { url, error: error instanceof Error ? error.message : String(error) };
+      // the report adds its own full stop
+      return { url, error: (error instanceof Error ? error.message : String(error)).replace(/\.$/, '') };
     } finally {
       await rm(staging, { recursive: true, force: true });
     }
