@@ -5,7 +5,9 @@ import {
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  statSync,
   symlinkSync,
+  truncateSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -221,5 +223,21 @@ describe('str_replace_editor on the session workspace', () => {
       ctx,
     );
     expect(lstatSync(join(ctx.workspace, 'edited.txt')).uid).toBe(1000);
+  });
+
+  it('refuses files larger than it handles instead of reading them whole', async () => {
+    // a sparse file: instant for the sandbox to make, gigabytes for a host that read it
+    const huge = join(ctx.workspace, 'huge.log');
+    writeFileSync(huge, 'start\n');
+    truncateSync(huge, 4 * 1024 ** 3);
+    for (const command of ['view', 'str_replace', 'insert'] as const) {
+      const result = await call(
+        strReplaceEditorTool,
+        { command, path: 'huge.log', old_str: 'start', new_str: 'x', insert_line: 0 },
+        ctx,
+      );
+      expect(result.error, command).toMatch(/huge\.log is larger than 10 MB, more than str_replace_editor handles/);
+    }
+    expect(statSync(huge).size).toBe(4 * 1024 ** 3);
   });
 });

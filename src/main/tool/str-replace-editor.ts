@@ -4,7 +4,7 @@ import { clipOutput } from '../sandbox/clip-output.js';
 import { errorText } from '../sandbox/engine.js';
 import { defineResource } from '../session/resources.js';
 import { WorkspacePathError } from '../workspace/workspace-path-error.js';
-import { WorkspaceRoot, type WorkspaceTarget } from '../workspace/workspace-root.js';
+import { WorkspaceRoot, type OpenedFile, type WorkspaceTarget } from '../workspace/workspace-root.js';
 import { walkTree } from '../workspace/workspace-tree.js';
 import { defineTool, toolError, toolOutput, type ToolResult } from './tool.js';
 
@@ -14,6 +14,8 @@ const SNIPPET_LINES = 4;
 const UNDO_DEPTH = 20;
 const FOLDER_DEPTH = 2;
 const FOLDER_ENTRIES_MAX = 500;
+/** larger files are left to bash: the host reads a file whole, and the sandbox can make a sparse file of any size */
+const MAX_TEXT_BYTES = 10 * 1024 * 1024;
 
 export const StrReplaceEditorParameters = z.object({
   command: z.enum(['view', 'create', 'str_replace', 'insert', 'undo_edit']),
@@ -104,7 +106,13 @@ function view({ root, target }: EditedFile, args: EditorArgs, maxObserve: number
     const header = `Files and folders in ${target.shown}, ${FOLDER_DEPTH} levels deep (hidden ones left out):`;
     return toolOutput(clipOutput([header, ...lines].join('\n'), maxObserve));
   }
-  const text = readText(root, target, root.readFile(target.parts).bytes);
+  const file = root.openFile(target.parts, 'read');
+  let text: string;
+  try {
+    text = readText(target, file);
+  } finally {
+    file.close();
+  }
   const lines = text.split('\n');
   let first = 1;
   let last = lines.length;
@@ -193,7 +201,7 @@ function rewrite(
 ): ToolResult {
   const file = root.openFile(target.parts, 'update');
   try {
-    const text = readText(root, target, file.read());
+    const text = readText(target, file);
     const { updated, report } = edit(text);
     file.overwrite(Buffer.from(updated));
     remember(history, target, text);
@@ -224,8 +232,16 @@ function remember(history: EditHistory, target: WorkspaceTarget, content: string
   history.set(target.relative, versions);
 }
 
-/** The bytes as text; binary or invalid UTF-8 is refused, since writing it back as text would corrupt it. */
-function readText(root: WorkspaceRoot, target: WorkspaceTarget, bytes: Buffer): string {
+/** The file's text; binary or invalid UTF-8 is refused, since writing it back as text would corrupt it. */
+function readText(target: WorkspaceTarget, file: OpenedFile): string {
+  // the size is checked on what was read too: the file may have grown since its stat
+  const bytes = file.stat.size > MAX_TEXT_BYTES ? undefined : file.read(MAX_TEXT_BYTES + 1);
+  if (!bytes || bytes.length > MAX_TEXT_BYTES) {
+    throw new EditorError(
+      `${target.shown} is larger than ${MAX_TEXT_BYTES / 1024 / 1024} MB, more than str_replace_editor handles. ` +
+        'Use bash (head, sed, grep) for it.',
+    );
+  }
   if (bytes.subarray(0, 8000).includes(0))
     throw new EditorError(`${target.shown} looks like a binary file; it cannot be viewed or edited as text.`);
   try {
