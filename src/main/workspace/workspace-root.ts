@@ -140,7 +140,7 @@ export class WorkspaceRoot {
     let hops = 0;
     for (let name = pending.shift(); name !== undefined; name = pending.shift()) {
       if (name === '..') {
-        if (done.length === 0) throw outsideRefusal(requested);
+        if (done.length === 0) throw hops > 0 ? linkOutRefusal(requested) : outsideRefusal(requested);
         done.pop();
         continue;
       }
@@ -148,13 +148,14 @@ export class WorkspaceRoot {
         done.push(name);
         continue;
       }
-      const link = this.link([...done, name]);
-      if (!link || ++hops > MAX_LINK_HOPS) {
+      if (++hops > MAX_LINK_HOPS) {
         throw new WorkspacePathError(
-          'outside',
-          `${requested} leads outside the workspace through a symbolic link; it is refused.`,
+          'link',
+          `${requested} goes through too many symbolic links (a loop?); it is refused.`,
         );
       }
+      const link = this.link([...done, name]);
+      if (!link) throw linkOutRefusal(requested);
       if (link.fromRoot) done.length = 0;
       pending.unshift(...link.parts);
     }
@@ -425,6 +426,13 @@ export class WorkspaceRoot {
   private refusal(reason: WorkspacePathError['reason'], parts: readonly string[], what: string): WorkspacePathError {
     return new WorkspacePathError(reason, `${this.describe(parts).shown} ${what}.`);
   }
+}
+
+function linkOutRefusal(requested: string): WorkspacePathError {
+  return new WorkspacePathError(
+    'outside',
+    `${requested} leads outside the workspace through a symbolic link; it is refused.`,
+  );
 }
 
 function fileHandle(fd: number, stat: Stats): OpenedFile {
