@@ -84,7 +84,8 @@ export interface TreeEntry {
  * Linux walks through `/proc/self/fd/<folder>/<name>` with O_NOFOLLOW, so no lookup ever goes through a path
  * string the sandbox could change. Elsewhere (weaker, there is no such path): each component is lstat'ed on the host
  * path and the final file opened with O_NOFOLLOW and checked against that lstat (same device and inode), which
- * catches a swapped final entry but leaves a short window on the parent folders.
+ * catches a swapped final entry but leaves a short window on the parent folders; folders it creates keep the
+ * process's owner.
  */
 export class WorkspaceRoot {
   private readonly root: Folder;
@@ -197,16 +198,6 @@ export class WorkspaceRoot {
         throw error;
       }
     });
-  }
-
-  /** The content of a regular file, up to `limit` bytes. */
-  readFile(parts: readonly string[], limit?: number): { bytes: Buffer; stat: Stats } {
-    const file = this.openFile(parts, 'read');
-    try {
-      return { bytes: file.read(limit), stat: file.stat };
-    } finally {
-      file.close();
-    }
   }
 
   /** Creates a new file (never through an existing entry or link) and the folders on its way. */
