@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import type { UploadFile, WorkspaceEntry, WorkspaceFile, WorkspaceFileKind } from '../../shared/contract.js';
-import { CONTAINER_WORKSPACE } from '../sandbox/container-spec.js';
 import { createFree, numberedName } from './free-name.js';
 import { WorkspacePathError, type WorkspaceRefusal } from './workspace-path-error.js';
 import { WorkspaceRoot } from './workspace-root.js';
@@ -133,7 +132,7 @@ function inWorkspace<T>(workspace: string, work: (root: WorkspaceRoot) => T): T 
  */
 export async function confinedPath(workspace: string, requested: string): Promise<string> {
   return inWorkspace(workspace, (root) => {
-    const target = root.target(requested === '.' ? CONTAINER_WORKSPACE : requested);
+    const target = root.target(requested);
     const stat = root.lstat(target.parts);
     if (!stat) throw new WorkspaceFileError('not_found', `${requested} is not in the workspace.`);
     if (!stat.isFile() && !stat.isDirectory())
@@ -146,9 +145,6 @@ export async function confinedPath(workspace: string, requested: string): Promis
 export async function readWorkspaceFile(workspace: string, requested: string): Promise<WorkspaceFile> {
   return inWorkspace(workspace, (root) => {
     const target = root.target(requested);
-    if (!root.lstat(target.parts)) {
-      throw new WorkspaceFileError('not_found', `${requested} is not a file in the workspace.`);
-    }
     const kind = fileKind(target.relative);
     const extension = extname(target.relative).toLowerCase();
     const binary = kind === 'image' || kind === 'pdf';
