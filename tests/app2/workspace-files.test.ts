@@ -1,4 +1,15 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chownSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -98,6 +109,26 @@ describe('dropped files', () => {
   it('refuses an uploads folder that is a link out of the workspace', () => {
     symlinkSync(outside, join(workspace, 'uploads'));
     expect(() => saveUploads(workspace, [{ name: 'a.txt', data: b64('a') }])).toThrow(/link/);
+    expect(readdirSync(outside)).toEqual(['secret.txt']);
+  });
+
+  it('never writes through a link planted under the dropped name', () => {
+    mkdirSync(join(workspace, 'uploads'));
+    symlinkSync(join(outside, 'secret.txt'), join(workspace, 'uploads', 'data.csv'));
+    symlinkSync(join(outside, 'planted.csv'), join(workspace, 'uploads', 'data (1).csv'));
+    expect(saveUploads(workspace, [{ name: 'data.csv', data: b64('mine') }])).toEqual(['uploads/data (2).csv']);
+    expect(readFileSync(join(outside, 'secret.txt'), 'utf8')).toBe('do not read');
+    expect(readdirSync(outside)).toEqual(['secret.txt']);
+  });
+
+  it('gives uploaded files and the uploads folder to the owner of the workspace folder', () => {
+    // run as root here: the workspace belongs to an ordinary user
+    chownSync(workspace, 1000, 1000);
+    saveUploads(workspace, [{ name: 'a.txt', data: b64('a') }]);
+    for (const path of ['uploads', 'uploads/a.txt']) {
+      const stat = lstatSync(join(workspace, path));
+      expect([stat.uid, stat.gid], path).toEqual([1000, 1000]);
+    }
   });
 
   it('makes names safe and limits what travels over the contract', () => {

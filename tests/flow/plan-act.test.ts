@@ -1,4 +1,7 @@
-import { writeFileSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CoreEvent } from '../../src/shared/events.js';
@@ -203,6 +206,58 @@ describe('Plan-Act', () => {
       .map((r) => classify(r.body))
       .filter((k) => k.kind === 'pa_step' && k.first);
     expect(firstRuns.map((k) => (k.kind === 'pa_step' ? k.id : ''))).toEqual(['a', 'b', 'b']);
+  });
+});
+
+describe('Plan-Act attachments the model reports', () => {
+  let outside = '';
+  let writer: ChildProcess | undefined;
+  afterEach(() => {
+    if (writer?.pid) process.kill(writer.pid);
+    writer = undefined;
+    if (outside) rmSync(outside, { recursive: true, force: true });
+  });
+
+  it('drops paths out of the workspace, links out and FIFOs with a note, never opening them; the run finishes', async () => {
+    const secret = `host secret ${randomUUID()}`;
+    outside = mkdtempSync(join(tmpdir(), 'manus-outside-'));
+    writeFileSync(join(outside, 'secret.png'), `\x89PNG ${secret}`, 'latin1');
+    const hostile = ['../../etc/passwd', '/etc/hostname', 'link.png', 'pipe.png', `${outside}/secret.png`];
+    let workspace = '';
+    harness = await startCoreHarness(
+      planActScript({
+        step: (step) => {
+          if (step.first && step.id === 'a') {
+            writeFileSync(join(workspace, 'chart.png'), '\x89PNG chart', 'latin1');
+            symlinkSync(join(outside, 'secret.png'), join(workspace, 'link.png'));
+            execFileSync('mkfifo', [join(workspace, 'pipe.png')]);
+            // a writer waiting on the FIFO: a host that opened it would read this instead of blocking
+            writer = spawn('sh', ['-c', `while :; do echo '${secret}' > '${join(workspace, 'pipe.png')}'; done`]);
+          }
+          const attachments = step.id === 'a' ? ['chart.png', ...hostile] : [];
+          return finish(JSON.stringify({ success: true, result: `done ${step.id}`, attachments }));
+        },
+        summary: () => ({ text: JSON.stringify({ message: 'Done.', attachments: ['../../etc/shadow', 'chart.png'] }) }),
+      }),
+    );
+    const { sessionId, done } = harness.service.start({ task: 'Draw a chart', mode: 'plan_act' });
+    workspace = harness.store.getSession(sessionId)!.workspace;
+    const result = await done;
+    expect(result.status).toBe('finished');
+    expect(result.result).toBe('Done.\n\nFiles:\n- chart.png');
+
+    const [plan] = planStoreFor(harness.store).list(sessionId);
+    expect(plan.steps[0].attachments).toEqual(['chart.png']);
+    const events = harness.store.listEvents(sessionId);
+    const notes = ofType(events, 'notice').filter((notice) => notice.code === 'attachments_refused');
+    expect(notes.map((notice) => notice.text).join('\n')).toMatch(
+      /\.\.\/\.\.\/etc\/passwd.*\/etc\/hostname.*link\.png.*symbolic link.*pipe\.png \(not a regular file\)/s,
+    );
+    expect(notes.at(-1)?.text).toContain('../../etc/shadow');
+    const finalMessage = ofType(events, 'message').at(-1);
+    expect(finalMessage?.images?.map((image) => image.path)).toEqual(['chart.png']);
+    expect(JSON.stringify(events)).not.toContain(Buffer.from(`\x89PNG ${secret}`, 'latin1').toString('base64'));
+    expect(JSON.stringify(events)).not.toContain(secret);
   });
 });
 

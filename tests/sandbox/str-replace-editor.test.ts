@@ -1,4 +1,15 @@
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import {
+  chownSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -163,5 +174,70 @@ describe('str_replace_editor on the session workspace', () => {
     expect((await call(strReplaceEditorTool, { command: 'view', path: 'missing.txt' }, ctx)).error).toMatch(
       /does not exist/,
     );
+  });
+
+  it('refuses to view or edit text that is not valid UTF-8, leaving its bytes as they were', async () => {
+    // "café" in Latin-1: é is the lone byte 0xe9, which UTF-8 decoding would turn into U+FFFD
+    const latin1 = Buffer.from('caf\xe9 = 1\nnext = 2\n', 'latin1');
+    writeFileSync(join(ctx.workspace, 'legacy.py'), latin1);
+    const attempts = [
+      { command: 'str_replace' as const, path: 'legacy.py', old_str: 'next = 2', new_str: 'next = 3' },
+      { command: 'insert' as const, path: 'legacy.py', insert_line: 0, new_str: '# header' },
+      { command: 'view' as const, path: 'legacy.py' },
+    ];
+    for (const attempt of attempts) {
+      const result = await call(strReplaceEditorTool, attempt, ctx);
+      expect(result.error, attempt.command).toMatch(/legacy\.py is not valid UTF-8 text/);
+    }
+    expect(readFileSync(join(ctx.workspace, 'legacy.py')).equals(latin1)).toBe(true);
+  });
+
+  it('keeps a byte-order mark and every other byte it was not asked to change', async () => {
+    const original = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('naïve = "日本"\nx = 1\n')]);
+    writeFileSync(join(ctx.workspace, 'bom.py'), original);
+    await call(
+      strReplaceEditorTool,
+      { command: 'str_replace', path: 'bom.py', old_str: 'x = 1', new_str: 'x = 2' },
+      ctx,
+    );
+    expect(
+      readFileSync(join(ctx.workspace, 'bom.py')).equals(Buffer.from(original.toString().replace('x = 1', 'x = 2'))),
+    ).toBe(true);
+    expect(readFileSync(join(ctx.workspace, 'bom.py')).subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+  });
+
+  it('gives what it creates, files and folders, to the owner of the workspace folder', async () => {
+    // run as root here: the workspace belongs to an ordinary user, as a folder the person chose would
+    chownSync(ctx.workspace, 1000, 1000);
+    await call(strReplaceEditorTool, { command: 'create', path: 'made/by/agent.txt', file_text: 'x' }, ctx);
+    for (const path of ['made', 'made/by', 'made/by/agent.txt']) {
+      const stat = lstatSync(join(ctx.workspace, path));
+      expect([stat.uid, stat.gid], path).toEqual([1000, 1000]);
+    }
+    await call(strReplaceEditorTool, { command: 'undo_edit', path: 'made/by/agent.txt' }, ctx);
+    writeFileSync(join(ctx.workspace, 'edited.txt'), 'one');
+    chownSync(join(ctx.workspace, 'edited.txt'), 1000, 1000);
+    await call(
+      strReplaceEditorTool,
+      { command: 'str_replace', path: 'edited.txt', old_str: 'one', new_str: 'two' },
+      ctx,
+    );
+    expect(lstatSync(join(ctx.workspace, 'edited.txt')).uid).toBe(1000);
+  });
+
+  it('refuses files larger than it handles instead of reading them whole', async () => {
+    // a sparse file: instant for the sandbox to make, gigabytes for a host that read it
+    const huge = join(ctx.workspace, 'huge.log');
+    writeFileSync(huge, 'start\n');
+    truncateSync(huge, 4 * 1024 ** 3);
+    for (const command of ['view', 'str_replace', 'insert'] as const) {
+      const result = await call(
+        strReplaceEditorTool,
+        { command, path: 'huge.log', old_str: 'start', new_str: 'x', insert_line: 0 },
+        ctx,
+      );
+      expect(result.error, command).toMatch(/huge\.log is larger than 10 MB, more than str_replace_editor handles/);
+    }
+    expect(statSync(huge).size).toBe(4 * 1024 ** 3);
   });
 });

@@ -1,11 +1,13 @@
-import { mkdir } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
-import { extname, basename, join, relative } from 'node:path';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { BrowserContext, Dialog, Download, Locator, Page } from 'playwright';
 import type { BrowserSettings } from './browser-settings.js';
 import { CLICK_LISTENER_TRACKER } from './dom-index-script.js';
 import { indexPage, type PageState } from './page-state.js';
+import { createFree } from '../workspace/free-name.js';
+import { WorkspaceRoot } from '../workspace/workspace-root.js';
 
 export interface DownloadOutcome {
   /** path relative to the workspace, when saved */
@@ -230,12 +232,16 @@ export class BrowserSession {
     return Promise.all(pending);
   }
 
+  /**
+   * Playwright saves into a private folder outside the workspace; the file is then copied in through the
+   * workspace's held handle under a name that was free (exclusive create): a link the sandbox planted under the
+   * name is never written through.
+   */
   private async saveDownload(download: Download): Promise<DownloadOutcome> {
     const url = download.url();
+    const staging = await mkdtemp(join(tmpdir(), 'manus-download-'));
     try {
-      const folder = join(this.workspace, this.settings.downloadsFolder);
-      await mkdir(folder, { recursive: true });
-      const target = freeName(folder, download.suggestedFilename());
+      const staged = join(staging, 'download');
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(
@@ -244,13 +250,22 @@ export class BrowserSession {
         );
       });
       try {
-        await Promise.race([download.saveAs(target), timeout]);
+        await Promise.race([download.saveAs(staged), timeout]);
       } finally {
         clearTimeout(timer);
       }
-      return { url, path: relative(this.workspace, target) };
+      const path = WorkspaceRoot.with(this.workspace, (root) => {
+        const folder = root.target(this.settings.downloadsFolder).parts;
+        root.createFolders(folder);
+        const name = createFree(root, folder, downloadName(download.suggestedFilename()), { copyOf: staged }, 2);
+        return join(...folder, name);
+      });
+      return { url, path };
     } catch (error) {
-      return { url, error: error instanceof Error ? error.message : String(error) };
+      // the report adds its own full stop
+      return { url, error: (error instanceof Error ? error.message : String(error)).replace(/\.$/, '') };
+    } finally {
+      await rm(staging, { recursive: true, force: true });
     }
   }
 
@@ -261,12 +276,7 @@ export class BrowserSession {
   }
 }
 
-/** `name` in `folder`, numbered (report (2).pdf) when taken; path separators from the page are dropped. */
-function freeName(folder: string, suggested: string): string {
-  const safe = basename(suggested.replace(/\\/g, '/')).replace(/^\.+/, '') || 'download';
-  const extension = extname(safe);
-  const stem = safe.slice(0, safe.length - extension.length);
-  let candidate = join(folder, safe);
-  for (let n = 2; existsSync(candidate); n++) candidate = join(folder, `${stem} (${n})${extension}`);
-  return candidate;
+/** The page's name for a download, path separators and leading dots dropped. */
+function downloadName(suggested: string): string {
+  return basename(suggested.replace(/\\/g, '/')).replace(/^\.+/, '') || 'download';
 }

@@ -6,6 +6,7 @@ import { attachedImages } from './attached-images.js';
 import { clipNote } from './clip-note.js';
 import { executeStepPrompt } from './plan-act-prompts.js';
 import { PlanActPlanner } from './plan-act-planner.js';
+import { checkAttachments } from './reported-attachments.js';
 import { parseReply, planActStatus, StepReportSchema, type StepReport } from './plan-act-schemas.js';
 import { filesChangedSince } from './workspace-changes.js';
 
@@ -122,7 +123,8 @@ export class PlanActFlow extends BaseFlow {
       report = { success: false, result: '', attachments: [] };
       this.plans.updateStep(this.sessionId, plan.id, step.index, { error: describeError(error).message });
     }
-    const attachments = [...new Set([...report.attachments, ...filesChangedSince(this.run.session.workspace, since)])];
+    const reported = this.checkedAttachments(report.attachments);
+    const attachments = [...new Set([...reported, ...filesChangedSince(this.run.session.workspace, since)])];
     const settled = this.plans.updateStep(this.sessionId, plan.id, step.index, {
       status: report.success ? 'completed' : 'blocked',
       result: report.result,
@@ -166,6 +168,15 @@ export class PlanActFlow extends BaseFlow {
     return updated;
   }
 
+  /** The reported files that are really in the workspace; the others are dropped with a note, never opened. */
+  private checkedAttachments(reported: readonly string[]): string[] {
+    const { files, refused } = checkAttachments(this.run.session.workspace, reported);
+    if (refused.length) {
+      this.emitNotice('attachments_refused', `Attachments left out: ${refused.join('; ')}`, 'warning');
+    }
+    return files;
+  }
+
   private finishInfeasible(plan: Plan): FlowResult {
     const text = plan.message || 'The planner found no steps to take for this task.';
     const finished = this.plans.updatePlan(this.sessionId, plan.id, { status: 'completed', summary: text });
@@ -183,7 +194,7 @@ export class PlanActFlow extends BaseFlow {
     try {
       const summary = await this.planner.summarize(planJson(plan, ending), plan.language, this.run.signal);
       message = summary.message;
-      shown = [...new Set([...summary.attachments, ...attachments])];
+      shown = [...new Set([...this.checkedAttachments(summary.attachments), ...attachments])];
     } catch (error) {
       if (this.run.signal.aborted) throw error;
       this.emitNotice('summary_report', `The summary failed (${describeError(error).message}); showing the results.`);

@@ -1,36 +1,25 @@
-import { readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { WorkspaceRoot } from '../workspace/workspace-root.js';
+import { walkTree } from '../workspace/workspace-tree.js';
 
 /** a workspace can be any folder the person chose: look only this deep and at this many entries */
 const MAX_DEPTH = 4;
 const MAX_ENTRIES = 5000;
 const SKIPPED_DIRS = new Set(['node_modules', '.git', '__pycache__', '.venv']);
 
-/** Files under `root` modified at or after `sinceMs`, relative to it: the files a step produced. */
-export function filesChangedSince(root: string, sinceMs: number): string[] {
+/** Regular files under the workspace modified at or after `sinceMs`, relative to it: the files a step produced. */
+export function filesChangedSince(workspace: string, sinceMs: number): string[] {
   const changed: string[] = [];
   let seen = 0;
-  const walk = (dir: string, depth: number): void => {
-    let entries;
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      if (++seen > MAX_ENTRIES) return;
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (depth < MAX_DEPTH && !SKIPPED_DIRS.has(entry.name) && !entry.name.startsWith('.')) walk(path, depth + 1);
-      } else if (entry.isFile()) {
-        try {
-          if (statSync(path).mtimeMs >= sinceMs) changed.push(relative(root, path));
-        } catch {
-          // deleted while we looked
-        }
-      }
-    }
-  };
-  walk(root, 0);
+  WorkspaceRoot.with(workspace, (root) =>
+    walkTree(root, [], {
+      levels: MAX_DEPTH + 1,
+      enter: (entry) => !SKIPPED_DIRS.has(entry.name) && !entry.name.startsWith('.'),
+      visit: ({ parts, stat }) => {
+        if (++seen > MAX_ENTRIES) return false;
+        if (stat.isFile() && stat.mtimeMs >= sinceMs) changed.push(parts.join('/'));
+        return true;
+      },
+    }),
+  );
   return changed.sort();
 }

@@ -1,12 +1,12 @@
-import { promises as fs, type Stats } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { settingsOf } from '../config/session-settings.js';
 import { clipOutput } from '../sandbox/clip-output.js';
 import { errorText } from '../sandbox/engine.js';
-import { OutsideWorkspaceError, resolveWorkspacePath, type WorkspacePath } from '../sandbox/workspace-path.js';
 import { defineResource } from '../session/resources.js';
-import { defineTool, toolError, toolOutput, type ToolContext, type ToolResult } from './tool.js';
+import { WorkspacePathError } from '../workspace/workspace-path-error.js';
+import { WorkspaceRoot, type OpenedFile, type WorkspaceTarget } from '../workspace/workspace-root.js';
+import { walkTree } from '../workspace/workspace-tree.js';
+import { defineTool, toolError, toolOutput, type ToolResult } from './tool.js';
 
 /** lines of context shown around an edit */
 const SNIPPET_LINES = 4;
@@ -14,6 +14,8 @@ const SNIPPET_LINES = 4;
 const UNDO_DEPTH = 20;
 const FOLDER_DEPTH = 2;
 const FOLDER_ENTRIES_MAX = 500;
+/** larger files are left to bash: the host reads a file whole, and the sandbox can make a sparse file of any size */
+const MAX_TEXT_BYTES = 10 * 1024 * 1024;
 
 export const StrReplaceEditorParameters = z.object({
   command: z.enum(['view', 'create', 'str_replace', 'insert', 'undo_edit']),
@@ -36,7 +38,7 @@ export const StrReplaceEditorParameters = z.object({
 });
 type EditorArgs = z.infer<typeof StrReplaceEditorParameters>;
 
-/** previous contents per host path, newest last; undefined: the file did not exist */
+/** previous contents per path relative to the workspace, newest last; undefined: the file did not exist */
 type EditHistory = Map<string, (string | undefined)[]>;
 const editHistoryResource = defineResource<EditHistory>({
   name: 'str_replace_editor.history',
@@ -44,6 +46,9 @@ const editHistoryResource = defineResource<EditHistory>({
 });
 
 class EditorError extends Error {}
+
+/** fatal: invalid UTF-8 is refused, never replaced by U+FFFD; ignoreBOM: a byte-order mark is kept as text */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 export const strReplaceEditorTool = defineTool({
   name: 'str_replace_editor',
@@ -56,39 +61,58 @@ export const strReplaceEditorTool = defineTool({
   riskOf: (args) => (args.command === 'view' ? 'read' : 'write'),
   async execute(args, ctx) {
     try {
-      await fs.mkdir(ctx.workspace, { recursive: true });
-      const target = await resolveWorkspacePath(ctx.workspace, args.path);
-      const maxObserve = settingsOf(ctx).agent.maxObserve;
-      const shown = settingsOf(ctx).sandbox.mode === 'local' ? { ...target, shown: target.host } : target;
-      switch (args.command) {
-        case 'view':
-          return await view(shown, args, maxObserve);
-        case 'create':
-          return await create(shown, args, ctx);
-        case 'str_replace':
-          return await strReplace(shown, args, ctx);
-        case 'insert':
-          return await insert(shown, args, ctx);
-        case 'undo_edit':
-          return await undo(shown, ctx);
-      }
+      const settings = settingsOf(ctx);
+      const history = await ctx.resources.get(editHistoryResource);
+      return WorkspaceRoot.with(
+        ctx.workspace,
+        (root) => {
+          const target = root.target(args.path);
+          const file: EditedFile = { root, target, history };
+          switch (args.command) {
+            case 'view':
+              return view(file, args, settings.agent.maxObserve);
+            case 'create':
+              return create(file, args);
+            case 'str_replace':
+              return strReplace(file, args);
+            case 'insert':
+              return insert(file, args);
+            case 'undo_edit':
+              return undo(file);
+          }
+        },
+        { showHostPaths: settings.sandbox.mode === 'local' },
+      );
     } catch (error) {
-      if (error instanceof OutsideWorkspaceError || error instanceof EditorError) return toolError(error.message);
+      if (error instanceof WorkspacePathError || error instanceof EditorError) return toolError(error.message);
       return toolError(`str_replace_editor ${args.command} ${args.path} failed: ${errorText(error)}`);
     }
   },
 });
 
-async function view(target: WorkspacePath, args: EditorArgs, maxObserve: number): Promise<ToolResult> {
-  const stat = await statOrNull(target.host);
+/** The file a command works on, in its workspace, with the session's edit history. */
+interface EditedFile {
+  root: WorkspaceRoot;
+  target: WorkspaceTarget;
+  history: EditHistory;
+}
+
+function view({ root, target }: EditedFile, args: EditorArgs, maxObserve: number): ToolResult {
+  const stat = root.lstat(target.parts);
   if (!stat) throw new EditorError(`${target.shown} does not exist.`);
   if (stat.isDirectory()) {
     if (args.view_range) throw new EditorError('view_range applies to files, not folders.');
-    const lines = await listFolder(target.host, FOLDER_DEPTH);
+    const lines = listFolder(root, target.parts, FOLDER_DEPTH);
     const header = `Files and folders in ${target.shown}, ${FOLDER_DEPTH} levels deep (hidden ones left out):`;
     return toolOutput(clipOutput([header, ...lines].join('\n'), maxObserve));
   }
-  const text = await readText(target);
+  const file = root.openFile(target.parts, 'read');
+  let text: string;
+  try {
+    text = readText(target, file);
+  } finally {
+    file.close();
+  }
   const lines = text.split('\n');
   let first = 1;
   let last = lines.length;
@@ -110,111 +134,139 @@ async function view(target: WorkspacePath, args: EditorArgs, maxObserve: number)
   );
 }
 
-async function create(target: WorkspacePath, args: EditorArgs, ctx: ToolContext): Promise<ToolResult> {
+function create({ root, target, history }: EditedFile, args: EditorArgs): ToolResult {
   if (args.file_text === undefined) throw new EditorError('create needs file_text (the content of the new file).');
-  const stat = await statOrNull(target.host);
+  const stat = root.lstat(target.parts);
   if (stat?.isDirectory()) throw new EditorError(`${target.shown} is a folder.`);
   if (stat)
     throw new EditorError(
       `${target.shown} already exists; create does not overwrite. Edit it with str_replace or insert.`,
     );
-  await fs.mkdir(dirname(target.host), { recursive: true });
-  await remember(ctx, target.host, undefined);
-  await fs.writeFile(target.host, args.file_text, { flag: 'wx' });
+  root.createFile(target.parts, Buffer.from(args.file_text));
+  remember(history, target, undefined);
   return toolOutput(`Created ${target.shown} (${countLines(args.file_text)} lines).`);
 }
 
-async function strReplace(target: WorkspacePath, args: EditorArgs, ctx: ToolContext): Promise<ToolResult> {
+function strReplace(file: EditedFile, args: EditorArgs): ToolResult {
+  const { target } = file;
   if (args.old_str === undefined || args.old_str === '')
     throw new EditorError('str_replace needs old_str (the exact text to replace).');
-  const text = await readText(target);
-  const occurrences = countOccurrences(text, args.old_str);
-  if (occurrences === 0)
-    throw new EditorError(
-      `old_str was not found in ${target.shown}; nothing was changed. It must match exactly, including whitespace.`,
-    );
-  if (occurrences > 1) {
-    const lines = lineNumbersOf(text, args.old_str);
-    throw new EditorError(
-      `old_str occurs ${occurrences} times in ${target.shown} (lines ${lines.join(', ')}); nothing was changed. Include more context so it is unique.`,
-    );
-  }
-  const newStr = args.new_str ?? '';
-  const at = text.indexOf(args.old_str);
-  const updated = text.slice(0, at) + newStr + text.slice(at + args.old_str.length);
-  await remember(ctx, target.host, text);
-  await fs.writeFile(target.host, updated);
-  const startLine = countLines(text.slice(0, at));
-  return toolOutput(
-    `Edited ${target.shown}. The changed part now reads:\n${snippet(updated, startLine, countLines(newStr))}`,
-  );
+  const oldStr = args.old_str;
+  return rewrite(file, (text) => {
+    const occurrences = countOccurrences(text, oldStr);
+    if (occurrences === 0)
+      throw new EditorError(
+        `old_str was not found in ${target.shown}; nothing was changed. It must match exactly, including whitespace.`,
+      );
+    if (occurrences > 1) {
+      const lines = lineNumbersOf(text, oldStr);
+      throw new EditorError(
+        `old_str occurs ${occurrences} times in ${target.shown} (lines ${lines.join(', ')}); nothing was changed. Include more context so it is unique.`,
+      );
+    }
+    const newStr = args.new_str ?? '';
+    const at = text.indexOf(oldStr);
+    const updated = text.slice(0, at) + newStr + text.slice(at + oldStr.length);
+    const startLine = countLines(text.slice(0, at));
+    return {
+      updated,
+      report: `Edited ${target.shown}. The changed part now reads:\n${snippet(updated, startLine, countLines(newStr))}`,
+    };
+  });
 }
 
-async function insert(target: WorkspacePath, args: EditorArgs, ctx: ToolContext): Promise<ToolResult> {
-  if (args.insert_line === undefined) throw new EditorError('insert needs insert_line (0 inserts at the top).');
-  if (args.new_str === undefined) throw new EditorError('insert needs new_str (the text to insert).');
-  const text = await readText(target);
-  const lines = text.split('\n');
-  if (args.insert_line > lines.length) {
-    throw new EditorError(
-      `insert_line ${args.insert_line} is past the end of ${target.shown} (${lines.length} lines).`,
-    );
-  }
-  const inserted = args.new_str.replace(/\n$/, '').split('\n');
-  const updated = [...lines.slice(0, args.insert_line), ...inserted, ...lines.slice(args.insert_line)].join('\n');
-  await remember(ctx, target.host, text);
-  await fs.writeFile(target.host, updated);
-  return toolOutput(
-    `Inserted ${inserted.length} line(s) into ${target.shown}:\n${snippet(updated, args.insert_line + 1, inserted.length)}`,
-  );
+function insert(file: EditedFile, args: EditorArgs): ToolResult {
+  const { target } = file;
+  const { insert_line: insertLine, new_str: newStr } = args;
+  if (insertLine === undefined) throw new EditorError('insert needs insert_line (0 inserts at the top).');
+  if (newStr === undefined) throw new EditorError('insert needs new_str (the text to insert).');
+  return rewrite(file, (text) => {
+    const lines = text.split('\n');
+    if (insertLine > lines.length) {
+      throw new EditorError(`insert_line ${insertLine} is past the end of ${target.shown} (${lines.length} lines).`);
+    }
+    const inserted = newStr.replace(/\n$/, '').split('\n');
+    const updated = [...lines.slice(0, insertLine), ...inserted, ...lines.slice(insertLine)].join('\n');
+    return {
+      updated,
+      report: `Inserted ${inserted.length} line(s) into ${target.shown}:\n${snippet(updated, insertLine + 1, inserted.length)}`,
+    };
+  });
 }
 
-async function undo(target: WorkspacePath, ctx: ToolContext): Promise<ToolResult> {
-  const history = await ctx.resources.get(editHistoryResource);
-  const previous = history.get(target.host);
+/** Reads the file's text and writes the edit back through the same open handle. */
+function rewrite(
+  { root, target, history }: EditedFile,
+  edit: (text: string) => { updated: string; report: string },
+): ToolResult {
+  const file = root.openFile(target.parts, 'update');
+  try {
+    const text = readText(target, file);
+    const { updated, report } = edit(text);
+    file.overwrite(Buffer.from(updated));
+    remember(history, target, text);
+    return toolOutput(report);
+  } finally {
+    file.close();
+  }
+}
+
+function undo({ root, target, history }: EditedFile): ToolResult {
+  const previous = history.get(target.relative);
   if (!previous || previous.length === 0) throw new EditorError(`There is no edit of ${target.shown} to undo.`);
-  const content = previous.pop();
+  const content = previous.at(-1);
   if (content === undefined) {
-    await fs.rm(target.host, { force: true });
+    root.removeFile(target.parts);
+    previous.pop();
     return toolOutput(`Undid the creation of ${target.shown}: the file was removed.`);
   }
-  await fs.writeFile(target.host, content);
+  root.writeFile(target.parts, Buffer.from(content));
+  previous.pop();
   return toolOutput(`Undid the last edit of ${target.shown}. It now reads:\n${snippet(content, 1, 0)}`);
 }
 
-async function remember(ctx: ToolContext, host: string, content: string | undefined): Promise<void> {
-  const history = await ctx.resources.get(editHistoryResource);
-  const versions = history.get(host) ?? [];
+function remember(history: EditHistory, target: WorkspaceTarget, content: string | undefined): void {
+  const versions = history.get(target.relative) ?? [];
   versions.push(content);
   if (versions.length > UNDO_DEPTH) versions.shift();
-  history.set(host, versions);
+  history.set(target.relative, versions);
 }
 
-async function readText(target: WorkspacePath): Promise<string> {
-  const stat = await statOrNull(target.host);
-  if (!stat) throw new EditorError(`${target.shown} does not exist.`);
-  if (stat.isDirectory()) throw new EditorError(`${target.shown} is a folder; this command needs a file.`);
-  const bytes = await fs.readFile(target.host);
+/** The file's text; binary or invalid UTF-8 is refused, since writing it back as text would corrupt it. */
+function readText(target: WorkspaceTarget, file: OpenedFile): string {
+  // the size is checked on what was read too: the file may have grown since its stat
+  const bytes = file.stat.size > MAX_TEXT_BYTES ? undefined : file.read(MAX_TEXT_BYTES + 1);
+  if (!bytes || bytes.length > MAX_TEXT_BYTES) {
+    throw new EditorError(
+      `${target.shown} is larger than ${MAX_TEXT_BYTES / 1024 / 1024} MB, more than str_replace_editor handles. ` +
+        'Use bash (head, sed, grep) for it.',
+    );
+  }
   if (bytes.subarray(0, 8000).includes(0))
     throw new EditorError(`${target.shown} looks like a binary file; it cannot be viewed or edited as text.`);
-  return bytes.toString('utf8');
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    throw new EditorError(
+      `${target.shown} is not valid UTF-8 text; str_replace_editor cannot view or edit it without changing its bytes. ` +
+        'Use bash or python to work with it.',
+    );
+  }
 }
 
-async function listFolder(root: string, depth: number): Promise<string[]> {
+function listFolder(root: WorkspaceRoot, parts: readonly string[], depth: number): string[] {
   const lines: string[] = [];
-  const walk = async (folder: string, level: number, prefix: string): Promise<void> => {
-    const entries = (await fs.readdir(folder, { withFileTypes: true }))
-      .filter((entry) => !entry.name.startsWith('.'))
-      .sort((a, b) => a.name.localeCompare(b.name));
-    for (const entry of entries) {
-      if (lines.length >= FOLDER_ENTRIES_MAX) return;
-      const path = join(folder, entry.name);
-      const isFolder = entry.isDirectory();
-      lines.push(`${'  '.repeat(level)}${prefix}${entry.name}${isFolder ? '/' : ''}`);
-      if (isFolder && level + 1 < depth) await walk(path, level + 1, '');
-    }
-  };
-  await walk(root, 0, '');
+  walkTree(root, parts, {
+    levels: depth,
+    order: (a, b) => a.name.localeCompare(b.name),
+    enter: (entry) => !entry.name.startsWith('.'),
+    visit: (entry, level) => {
+      if (entry.name.startsWith('.')) return true;
+      if (lines.length >= FOLDER_ENTRIES_MAX) return false;
+      lines.push(`${'  '.repeat(level)}${entry.name}${entry.stat.isDirectory() ? '/' : ''}`);
+      return true;
+    },
+  });
   if (lines.length >= FOLDER_ENTRIES_MAX)
     lines.push(`[... more than ${FOLDER_ENTRIES_MAX} entries; view a subfolder to see the rest]`);
   if (lines.length === 0) lines.push('(empty)');
@@ -250,8 +302,4 @@ function lineNumbersOf(text: string, needle: string): number[] {
 /** 1-based number of the line where text ending here sits (the count of lines in it) */
 function countLines(text: string): number {
   return text.split('\n').length;
-}
-
-async function statOrNull(path: string): Promise<Stats | null> {
-  return fs.stat(path).catch(() => null);
 }

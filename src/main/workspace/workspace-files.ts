@@ -1,11 +1,15 @@
-import { existsSync, mkdirSync, promises as fs, realpathSync, writeFileSync } from 'node:fs';
-import { basename, extname, join, sep } from 'node:path';
+import { existsSync } from 'node:fs';
+import { basename, extname } from 'node:path';
 import type { UploadFile, WorkspaceEntry, WorkspaceFile, WorkspaceFileKind } from '../../shared/contract.js';
-import { resolveWorkspacePath } from '../sandbox/workspace-path.js';
+import { createFree, numberedName } from './free-name.js';
+import { WorkspacePathError, type WorkspaceRefusal } from './workspace-path-error.js';
+import { WorkspaceRoot } from './workspace-root.js';
+import { walkTree } from './workspace-tree.js';
 
 /** The workspace panel's file access: confined to the session workspace (no `..`, no symlinks out), size-limited. */
 
 const MAX_LISTED = 2000;
+const UPLOADS_FOLDER = 'uploads';
 const MAX_DEPTH = 8;
 /** text previews are cut here */
 const MAX_TEXT_PREVIEW = 512 * 1024;
@@ -60,6 +64,17 @@ const MIME_BY_EXTENSION: Record<string, string> = {
   '.json': 'application/json',
 };
 
+const FILE_ERROR_CODES: Record<WorkspaceRefusal, string> = {
+  outside: 'outside_workspace',
+  missing: 'not_found',
+  folder: 'not_a_file',
+  not_folder: 'not_found',
+  special: 'special_file',
+  exists: 'exists',
+  link: 'outside_workspace',
+  changed: 'changed',
+};
+
 export class WorkspaceFileError extends Error {
   constructor(
     readonly code: string,
@@ -77,93 +92,93 @@ export function fileKind(path: string): WorkspaceFileKind {
 
 /** Every regular file under the workspace, newest first; symlinks are listed neither as files nor followed. */
 export async function listWorkspace(workspace: string): Promise<{ files: WorkspaceEntry[]; truncated: boolean }> {
-  const root = await fs.realpath(workspace).catch(() => undefined);
-  if (!root) return { files: [], truncated: false };
+  if (!existsSync(workspace)) return { files: [], truncated: false };
   const files: WorkspaceEntry[] = [];
   let truncated = false;
-  const walk = async (folder: string, depth: number): Promise<void> => {
-    const entries = await fs.readdir(folder, { withFileTypes: true }).catch(() => []);
-    for (const entry of entries) {
-      if (files.length >= MAX_LISTED) {
-        truncated = true;
-        return;
-      }
-      const path = join(folder, entry.name);
-      if (entry.isDirectory()) {
-        if (depth < MAX_DEPTH && !SKIPPED_FOLDERS.has(entry.name)) await walk(path, depth + 1);
-      } else if (entry.isFile()) {
-        const stat = await fs.stat(path).catch(() => undefined);
-        if (!stat) continue;
-        const relative = path
-          .slice(root.length + 1)
-          .split(sep)
-          .join('/');
-        files.push({ path: relative, size: stat.size, modifiedAt: stat.mtimeMs, kind: fileKind(relative) });
-      }
-    }
-  };
-  await walk(root, 0);
+  WorkspaceRoot.with(workspace, (root) =>
+    walkTree(root, [], {
+      levels: MAX_DEPTH + 1,
+      enter: (entry) => !SKIPPED_FOLDERS.has(entry.name),
+      visit: ({ parts, stat }) => {
+        if (files.length >= MAX_LISTED) {
+          truncated = true;
+          return false;
+        }
+        const path = parts.join('/');
+        if (stat.isFile()) files.push({ path, size: stat.size, modifiedAt: stat.mtimeMs, kind: fileKind(path) });
+        return true;
+      },
+    }),
+  );
   files.sort((a, b) => b.modifiedAt - a.modifiedAt || a.path.localeCompare(b.path));
   return { files, truncated };
 }
 
-async function confined(workspace: string, requested: string) {
+/** Runs `work` on the workspace, with its refusals as the API's errors. */
+function inWorkspace<T>(workspace: string, work: (root: WorkspaceRoot) => T): T {
   try {
-    return await resolveWorkspacePath(workspace, requested);
+    return WorkspaceRoot.with(workspace, work);
   } catch (error) {
-    throw new WorkspaceFileError('outside_workspace', (error as Error).message);
+    if (error instanceof WorkspacePathError) {
+      throw new WorkspaceFileError(FILE_ERROR_CODES[error.reason], error.message);
+    }
+    throw error;
   }
 }
 
-/** The host path of a file or folder inside the workspace (for opening it with the system). */
+/**
+ * The host path of a file or folder inside the workspace (for opening it with the system), checked to have no link
+ * on its way. The system opens it by path later: that opening is out of this process's hands.
+ */
 export async function confinedPath(workspace: string, requested: string): Promise<string> {
-  const target = await confined(workspace, requested === '.' ? workspace : requested);
-  const exists = await fs.stat(target.host).catch(() => undefined);
-  if (!exists) throw new WorkspaceFileError('not_found', `${requested} is not in the workspace.`);
-  return target.host;
+  return inWorkspace(workspace, (root) => {
+    const target = root.target(requested);
+    const stat = root.lstat(target.parts);
+    if (!stat) throw new WorkspaceFileError('not_found', `${requested} is not in the workspace.`);
+    if (!stat.isFile() && !stat.isDirectory())
+      throw new WorkspaceFileError('special_file', `${requested} is not a regular file or folder; it is not opened.`);
+    return target.host;
+  });
 }
 
 /** One file for preview: text (cut at 512 KB) or base64 for images and PDFs (up to 15 MB). */
 export async function readWorkspaceFile(workspace: string, requested: string): Promise<WorkspaceFile> {
-  const target = await confined(workspace, requested);
-  const stat = await fs.stat(target.host).catch(() => undefined);
-  if (!stat?.isFile()) throw new WorkspaceFileError('not_found', `${requested} is not a file in the workspace.`);
-  const kind = fileKind(target.relative);
-  const extension = extname(target.relative).toLowerCase();
-  const binary = kind === 'image' || kind === 'pdf';
-  const base = { path: target.relative.split(sep).join('/'), kind, size: stat.size };
-  if (binary) {
-    if (stat.size > MAX_BINARY_PREVIEW) {
-      throw new WorkspaceFileError(
-        'too_large',
-        `${requested} is ${Math.round(stat.size / 1e6)} MB, too large to preview.`,
-        'Download it instead.',
-      );
+  return inWorkspace(workspace, (root) => {
+    const target = root.target(requested);
+    const kind = fileKind(target.relative);
+    const extension = extname(target.relative).toLowerCase();
+    const binary = kind === 'image' || kind === 'pdf';
+    const file = root.openFile(target.parts, 'read');
+    try {
+      const size = file.stat.size;
+      const base = { path: target.relative, kind, size };
+      if (!binary) {
+        return {
+          ...base,
+          mimeType: MIME_BY_EXTENSION[extension] ?? 'text/plain',
+          encoding: 'text',
+          content: file.read(MAX_TEXT_PREVIEW).toString('utf8'),
+          truncated: size > MAX_TEXT_PREVIEW,
+        };
+      }
+      if (size > MAX_BINARY_PREVIEW) {
+        throw new WorkspaceFileError(
+          'too_large',
+          `${requested} is ${Math.round(size / 1e6)} MB, too large to preview.`,
+          'Download it instead.',
+        );
+      }
+      return {
+        ...base,
+        mimeType: MIME_BY_EXTENSION[extension] ?? 'application/octet-stream',
+        encoding: 'base64',
+        content: file.read(MAX_BINARY_PREVIEW).toString('base64'),
+        truncated: false,
+      };
+    } finally {
+      file.close();
     }
-    const content = (await fs.readFile(target.host)).toString('base64');
-    return {
-      ...base,
-      mimeType: MIME_BY_EXTENSION[extension] ?? 'application/octet-stream',
-      encoding: 'base64',
-      content,
-      truncated: false,
-    };
-  }
-  const handle = await fs.open(target.host, 'r');
-  try {
-    const length = Math.min(stat.size, MAX_TEXT_PREVIEW);
-    const buffer = Buffer.alloc(length);
-    await handle.read(buffer, 0, length, 0);
-    return {
-      ...base,
-      mimeType: MIME_BY_EXTENSION[extension] ?? 'text/plain',
-      encoding: 'text',
-      content: buffer.toString('utf8'),
-      truncated: stat.size > MAX_TEXT_PREVIEW,
-    };
-  } finally {
-    await handle.close();
-  }
+  });
 }
 
 /** A dropped file's name made safe: the last path part, no control characters, never `.`/`..`. */
@@ -176,33 +191,18 @@ export function safeFileName(name: string): string {
   return cleaned || 'file';
 }
 
-function freeName(folder: string, name: string): string {
-  const extension = extname(name);
-  const stem = name.slice(0, name.length - extension.length);
-  for (let index = 0; ; index += 1) {
-    const candidate = index === 0 ? name : `${stem} (${index})${extension}`;
-    if (!existsSync(join(folder, candidate))) return candidate;
-  }
-}
-
 /**
  * Copies dropped files into `<workspace>/uploads/`; an existing name gets a " (n)" suffix, never overwritten.
  * Synchronous on purpose: called right after a new session starts, the files are there before its first step.
  * Returns the paths relative to the workspace.
  */
 export function saveUploads(workspace: string, files: UploadFile[]): string[] {
-  mkdirSync(workspace, { recursive: true });
-  const root = realpathSync(workspace);
-  const folder = join(root, 'uploads');
-  mkdirSync(folder, { recursive: true });
-  const real = realpathSync(folder);
-  if (real !== folder)
-    throw new WorkspaceFileError('outside_workspace', 'uploads/ in the workspace is a link; refused.');
-  return files.map((file) => {
-    const name = freeName(folder, safeFileName(file.name));
-    // flag wx: a link or file that appeared meanwhile is never written through
-    writeFileSync(join(folder, name), Buffer.from(file.data, 'base64'), { flag: 'wx' });
-    return `uploads/${name}`;
+  return inWorkspace(workspace, (root) => {
+    root.createFolders([UPLOADS_FOLDER]);
+    return files.map((file) => {
+      const name = createFree(root, [UPLOADS_FOLDER], safeFileName(file.name), Buffer.from(file.data, 'base64'));
+      return `${UPLOADS_FOLDER}/${name}`;
+    });
   });
 }
 
@@ -211,10 +211,8 @@ export function plannedUploadPaths(files: UploadFile[]): string[] {
   const taken = new Set<string>();
   return files.map((file) => {
     const name = safeFileName(file.name);
-    const extension = extname(name);
-    const stem = name.slice(0, name.length - extension.length);
     let candidate = name;
-    for (let index = 1; taken.has(candidate); index += 1) candidate = `${stem} (${index})${extension}`;
+    for (let number = 1; taken.has(candidate); number += 1) candidate = numberedName(name, number);
     taken.add(candidate);
     return `uploads/${candidate}`;
   });
