@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type Docker from 'dockerode';
+import { chooseEngine, type EngineChoice } from './engine-choice.js';
 
 /** a refused or missing socket fails at once; this only bounds an engine that hangs (slow under heavy load) */
 const PING_TIMEOUT_MS = 15_000;
@@ -14,14 +15,18 @@ export class SandboxUnavailableError extends Error {
   override readonly name = 'SandboxUnavailableError';
 }
 
-let sharedClient: Docker | undefined;
+/** one client per engine endpoint for the app */
+const sharedClients = new Map<string, Docker>();
 
-/** One client for the app; `new Docker()` honours DOCKER_HOST (unix socket, tcp, tls, ssh) and defaults to the local socket. */
-export function dockerClient(): Docker {
+/** The client of the chosen engine (see chooseEngine: the setting or flag, DOCKER_HOST, the Docker context, the socket). */
+export function dockerClient(choice: EngineChoice = chooseEngine(undefined)): Docker {
+  const existing = sharedClients.get(choice.endpoint);
+  if (existing) return existing;
   // required on first use: dockerode (and ssh2 under it) costs start-up time to runs that never touch Docker
   const DockerClient = createRequire(import.meta.url)('dockerode') as typeof Docker;
-  sharedClient ??= new DockerClient();
-  return sharedClient;
+  const client = new DockerClient(choice.options);
+  sharedClients.set(choice.endpoint, client);
+  return client;
 }
 
 export interface EngineStatus {
