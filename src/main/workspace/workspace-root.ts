@@ -12,6 +12,7 @@ import {
   readlinkSync,
   readSync,
   realpathSync,
+  rmdirSync,
   unlinkSync,
   writeSync,
   type Stats,
@@ -255,6 +256,11 @@ export class WorkspaceRoot {
       if (stat.isDirectory()) throw this.refusal('folder', parts, 'is a folder');
       unlinkSync(path);
     });
+  }
+
+  /** Removes an empty folder (a link in its place is refused by rmdir itself, never followed). */
+  removeFolder(parts: readonly string[]): void {
+    this.inParent(parts, (folder, name) => rmdirSync(this.entryPath(folder, name)));
   }
 
   /** The entries of a folder, each lstat'ed (links reported as links). */
