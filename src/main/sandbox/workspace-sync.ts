@@ -1,0 +1,267 @@
+import type Docker from 'dockerode';
+import { WorkspacePathError } from '../workspace/workspace-path-error.js';
+import { WorkspaceRoot } from '../workspace/workspace-root.js';
+import { fetchFile, sendEntries, type OutgoingEntry } from './archive-transfer.js';
+import { runCommand } from './container-command.js';
+import { CONTAINER_WORKSPACE } from './container-spec.js';
+import { hostManifest, manifestEntryOf, sameEntry, sandboxManifest, type ManifestEntry } from './workspace-manifest.js';
+
+/** paths per `rm` in the sandbox: far below the kernel's argument limit */
+const REMOVE_BATCH = 500;
+const REMOVE_TIMEOUT_MS = 60_000;
+
+/** What one sync moved, and what it would not. */
+export interface SyncReport {
+  sent: string[];
+  received: string[];
+  removedInSandbox: string[];
+  removedOnHost: string[];
+  /** for the model and the user: links and special files not carried, edits on both sides */
+  notes: string[];
+}
+
+export interface WorkspaceSyncOptions {
+  docker: Docker;
+  /** the host folder the user sees */
+  workspace: string;
+  /** who runs in the sandbox: the listing runs as them, what is sent in belongs to them */
+  identity: { user: string; uid: number; gid: number };
+}
+
+/** The last state both sides agreed on, per path. */
+interface Synced {
+  host?: ManifestEntry;
+  sandbox?: ManifestEntry;
+}
+
+/**
+ * Keeps a workspace the engine cannot see (a volume on a remote engine) and the host folder in step through the
+ * engine's archive API: before a call, what changed on the host is sent in; after it, what changed in the sandbox is
+ * brought back. Changes are judged by size and modification time against the last agreed state, so only changed
+ * files move. On the host everything is written through the held workspace root: a link or special file made in
+ * the sandbox is never written through, and an edit the user made meanwhile is never overwritten.
+ */
+export class WorkspaceSync {
+  private readonly synced = new Map<string, Synced>();
+  /** the sandbox's workspace was filled from the host since the container or volume was (re)made */
+  private filled = false;
+
+  constructor(private readonly options: WorkspaceSyncOptions) {}
+
+  /** A new container or volume: the next push lists the sandbox and makes it match the host folder. */
+  reset(): void {
+    this.filled = false;
+    this.synced.clear();
+  }
+
+  /** Sends the host's new and changed files and its deletions; the first time, makes the sandbox match the host. */
+  async pushHostChanges(container: Docker.Container, signal?: AbortSignal): Promise<SyncReport> {
+    const report = emptyReport();
+    const authoritative = !this.filled;
+    if (authoritative) {
+      this.synced.clear();
+      const inSandbox = await sandboxManifest(this.options.docker, container, this.options.identity.user, signal);
+      for (const [path, entry] of inSandbox) this.synced.set(path, { sandbox: entry });
+    }
+    const root = WorkspaceRoot.open(this.options.workspace);
+    try {
+      const host = hostManifest(root);
+      const removals: string[] = [];
+      const outgoing: OutgoingEntry[] = [];
+      for (const path of [...host.keys()].sort()) {
+        const entry = host.get(path) as ManifestEntry;
+        const known = this.synced.get(path);
+        if (sameEntry(known?.host, entry)) continue;
+        if (entry.kind === 'link' || entry.kind === 'special') {
+          report.notes.push(`[Not sent into the sandbox: ${path} is ${kindText(entry)} on the host.]`);
+          this.synced.set(path, { ...known, host: entry });
+          continue;
+        }
+        if (!known?.host && sameEntry(known?.sandbox, asSent(entry))) {
+          this.synced.set(path, { ...known, host: entry });
+          continue;
+        }
+        if (known?.sandbox && known.sandbox.kind !== entry.kind) removals.push(path);
+        const parts = path.split('/');
+        outgoing.push(
+          entry.kind === 'folder'
+            ? { kind: 'folder', path, mode: 0o755 }
+            : // the sandbox's user can always read and write what it is given; executable bits are kept
+              {
+                kind: 'file',
+                path,
+                mode: entry.mode | 0o600,
+                mtimeMs: entry.mtimeMs,
+                read: () => readHostFile(root, parts),
+              },
+        );
+        this.synced.set(path, { host: entry, sandbox: asSent(entry) });
+        report.sent.push(path);
+      }
+      for (const [path, known] of this.synced) {
+        if (host.has(path) || !(known.host || (authoritative && known.sandbox))) continue;
+        // a sandbox-made link or special file the host never had stays in the sandbox
+        if (!authoritative && !known.host) continue;
+        removals.push(path);
+        this.synced.delete(path);
+      }
+      await this.removeInSandbox(container, topMost(removals), signal);
+      report.removedInSandbox.push(...topMost(removals).filter((path) => !host.has(path)));
+      if (outgoing.length > 0) {
+        await sendEntries(container, outgoing, this.options.identity, signal);
+      }
+    } finally {
+      root.close();
+    }
+    this.filled = true;
+    return report;
+  }
+
+  /** Brings back what the sandbox created, changed or deleted since the last sync. */
+  async pullSandboxChanges(container: Docker.Container, signal?: AbortSignal): Promise<SyncReport> {
+    const report = emptyReport();
+    if (!this.filled) return report;
+    const inSandbox = await sandboxManifest(this.options.docker, container, this.options.identity.user, signal);
+    const root = WorkspaceRoot.open(this.options.workspace);
+    try {
+      const gone = [...this.synced.entries()]
+        .filter(([path, known]) => known.sandbox && !inSandbox.has(path))
+        .sort(([a], [b]) => depth(b) - depth(a));
+      for (const [path, known] of gone) this.removeOnHost(root, path, known, report);
+      for (const path of [...inSandbox.keys()].sort()) {
+        const entry = inSandbox.get(path) as ManifestEntry;
+        const known = this.synced.get(path);
+        if (sameEntry(known?.sandbox, entry)) continue;
+        await this.bringBack(root, container, path, entry, known, report, signal);
+      }
+    } finally {
+      root.close();
+    }
+    return report;
+  }
+
+  private async bringBack(
+    root: WorkspaceRoot,
+    container: Docker.Container,
+    path: string,
+    entry: ManifestEntry,
+    known: Synced | undefined,
+    report: SyncReport,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
+    const parts = path.split('/');
+    if (entry.kind === 'link' || entry.kind === 'special') {
+      // what it replaced in the sandbox goes on the host too (unless the user changed it); the link is not made
+      if (known) this.removeOnHost(root, path, known, report);
+      this.synced.set(path, { sandbox: entry });
+      report.notes.push(notBroughtBack(path, kindText(entry)));
+      return;
+    }
+    this.synced.set(path, { ...known, sandbox: entry });
+    try {
+      const onHost = hostEntry(root, parts);
+      if (onHost && !(onHost.kind === 'folder' && entry.kind === 'folder') && !sameEntry(onHost, known?.host)) {
+        // the user's edit wins; it goes back in before the next call
+        report.notes.push(
+          `[${CONTAINER_WORKSPACE}/${path} changed both in the sandbox and in the user's folder: the user's version is kept.]`,
+        );
+        return;
+      }
+      if (entry.kind === 'folder') {
+        root.createFolders(parts);
+      } else {
+        const fetched = await fetchFile(container, path, signal);
+        if (fetched.kind === 'other') {
+          report.notes.push(notBroughtBack(path, `now a ${fetched.type}`));
+          return;
+        }
+        if (fetched.kind === 'gone') return;
+        root.writeFile(parts, fetched.content);
+        report.received.push(path);
+      }
+      this.synced.set(path, { sandbox: entry, host: hostEntry(root, parts) });
+    } catch (error) {
+      if (!(error instanceof WorkspacePathError)) throw error;
+      report.notes.push(`[Not brought back to the user's folder: ${error.message}]`);
+    }
+  }
+
+  /** Deleted in the sandbox: deleted on the host too, unless the user changed it there meanwhile. */
+  private removeOnHost(root: WorkspaceRoot, path: string, known: Synced, report: SyncReport): void {
+    this.synced.delete(path);
+    const parts = path.split('/');
+    if (!known.host) return;
+    try {
+      const onHost = hostEntry(root, parts);
+      if (!onHost) return;
+      if (onHost.kind === 'folder' && known.host.kind === 'folder') root.removeFolder(parts);
+      else if (onHost.kind === 'file' && sameEntry(onHost, known.host)) root.removeFile(parts);
+      else return;
+      report.removedOnHost.push(path);
+    } catch (error) {
+      // a folder the user added to meanwhile stays, with what they added (sent in before the next call)
+      if ((error as NodeJS.ErrnoException).code === 'ENOTEMPTY') return;
+      if (!(error instanceof WorkspacePathError)) throw error;
+      report.notes.push(
+        `[${CONTAINER_WORKSPACE}/${path} was deleted in the sandbox but not on the host: ${error.message}]`,
+      );
+    }
+  }
+
+  private async removeInSandbox(container: Docker.Container, paths: string[], signal?: AbortSignal): Promise<void> {
+    for (let start = 0; start < paths.length; start += REMOVE_BATCH) {
+      const batch = paths.slice(start, start + REMOVE_BATCH).map((path) => `./${path}`);
+      await runCommand(this.options.docker, container, ['rm', '-rf', '--', ...batch], {
+        user: this.options.identity.user,
+        workingDir: CONTAINER_WORKSPACE,
+        timeoutMs: REMOVE_TIMEOUT_MS,
+        signal,
+      });
+    }
+  }
+}
+
+function emptyReport(): SyncReport {
+  return { sent: [], received: [], removedInSandbox: [], removedOnHost: [], notes: [] };
+}
+
+/** How a sent entry looks in the sandbox's listing: tar keeps whole seconds of the modification time. */
+function asSent(entry: ManifestEntry): ManifestEntry {
+  return { ...entry, mtimeMs: Math.floor(entry.mtimeMs / 1000) * 1000 };
+}
+
+function readHostFile(root: WorkspaceRoot, parts: string[]): Buffer {
+  const file = root.openFile(parts, 'read');
+  try {
+    return file.read();
+  } finally {
+    file.close();
+  }
+}
+
+function hostEntry(root: WorkspaceRoot, parts: string[]): ManifestEntry | undefined {
+  const stat = root.lstat(parts);
+  return stat ? manifestEntryOf(stat) : undefined;
+}
+
+/** Paths without those inside another listed path (removing a folder removes what it holds). */
+function topMost(paths: string[]): string[] {
+  const kept = new Set<string>();
+  for (const path of [...new Set(paths)].sort()) {
+    const parts = path.split('/');
+    if (!parts.some((_, index) => index > 0 && kept.has(parts.slice(0, index).join('/')))) kept.add(path);
+  }
+  return [...kept];
+}
+
+function depth(path: string): number {
+  return path.split('/').length;
+}
+
+function kindText(entry: ManifestEntry): string {
+  return entry.kind === 'link' ? 'a symbolic link' : 'a special file (FIFO, socket or device)';
+}
+
+function notBroughtBack(path: string, why: string): string {
+  return `[Not brought back to the user's folder: ${CONTAINER_WORKSPACE}/${path} is ${why}; links and special files made in the sandbox are never written on the host.]`;
+}
