@@ -2,7 +2,7 @@ import type Docker from 'dockerode';
 import { dataDirOf, settingsOf } from '../config/session-settings.js';
 import { defineResource } from '../session/resources.js';
 import type { ToolContext } from '../tool/tool.js';
-import { OWNER_LABEL, SANDBOX_LABEL, SESSION_LABEL, ownerLabelOf, sandboxIdentity } from './container-spec.js';
+import { SESSION_LABEL, ownerLabelOf, sandboxIdentity } from './container-spec.js';
 import { DockerSandbox } from './docker-sandbox.js';
 import { dockerClient } from './engine.js';
 import { LOCAL_SANDBOX_WARNING, LocalSandbox } from './local-sandbox.js';
@@ -68,38 +68,6 @@ export async function removeSessionSandbox(sessionId: string, docker: Docker = d
         .catch(() => undefined),
     ),
   );
-}
-
-export interface OrphanCleanupOptions {
-  docker?: Docker;
-  /** only sessions for which this is true are considered (another app instance's sessions are not ours to judge) */
-  ownsSession?: (sessionId: string) => boolean;
-  /** only containers of sessions of this data folder are considered */
-  dataDir?: string;
-}
-
-/** At start: remove sandbox containers whose session no longer exists. Returns the ids removed. */
-export async function cleanupOrphanSandboxes(
-  liveSessionIds: Iterable<string>,
-  options: OrphanCleanupOptions = {},
-): Promise<string[]> {
-  const docker = options.docker ?? dockerClient();
-  const keep = new Set(liveSessionIds);
-  const labels = options.dataDir ? [SANDBOX_LABEL, `${OWNER_LABEL}=${ownerLabelOf(options.dataDir)}`] : [SANDBOX_LABEL];
-  const all = await docker.listContainers({ all: true, filters: { label: labels } });
-  const orphans = all.filter((info) => {
-    const sessionId = info.Labels[SESSION_LABEL] ?? '';
-    return !keep.has(sessionId) && (options.ownsSession?.(sessionId) ?? true);
-  });
-  await Promise.all(
-    orphans.map((info) =>
-      docker
-        .getContainer(info.Id)
-        .remove({ force: true })
-        .catch(() => undefined),
-    ),
-  );
-  return orphans.map((info) => info.Id);
 }
 
 /** The session's docker sandbox when one is running in this process (status, tests). */
