@@ -169,7 +169,8 @@ export class DockerSandbox implements Sandbox {
     this.idleTimer.unref();
   }
 
-  private async stopForIdle(): Promise<void> {
+  /** Stops the container unless a call is under way; the next call starts it again, saying state was reset. */
+  async stopForIdle(): Promise<void> {
     if (this.activeCalls > 0 || !this.live) return;
     await this.stopDrivers();
     this.stoppedForIdle = true;
@@ -216,7 +217,8 @@ export class DockerSandbox implements Sandbox {
           this.stoppedForIdle = false;
           const idleMinutes = Math.round(this.options.settings.idleTimeoutMs / 6000) / 10;
           notes.push(
-            `[The sandbox had been stopped after ${idleMinutes} min without use and was started again: Python variables, ` +
+            `[The sandbox had been stopped after ${idleMinutes} min without use (or to keep few idle sandboxes running) ` +
+              'and was started again: Python variables, ' +
               'shell state and background jobs were reset; files in /workspace are kept.]',
           );
           return notes;
