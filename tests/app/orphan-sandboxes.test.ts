@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Role } from '@a2a-js/sdk';
+import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,6 +26,7 @@ import { currentProcess, type OwnerProcess } from '../../src/main/process/owner-
 import { FileKeySecretBox } from '../../src/main/store/secrets.js';
 import { openStore } from '../../src/main/store/store.js';
 import { sequence, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js';
+import { freePort } from '../mcp/support/reference-servers.js';
 import { CLI_PATH, collect, runCli, spawnCli } from '../support/cli.js';
 
 const docker = dockerClient();
@@ -215,6 +218,75 @@ describe('sandbox containers whose owner is gone', () => {
     const list = await runCli(['sessions', 'list'], { MANUS_DATA_DIR: dataDir });
     expect(list.code).toBe(0);
     await until(async () => (await containersWith(owned)).length === 0, 'the killed run’s container to go');
+  });
+
+  it('`manus a2a` killed with SIGKILL mid-task leaves its container running; the next `manus` start removes it', async () => {
+    const dataDir = folder('manus-orphan-a2a-');
+    llm.setScript(
+      sequence({ toolCalls: [{ name: 'bash', arguments: { command: 'echo a2a-$((40 + 2))-up' } }] }, { fault: 'hang' }),
+    );
+    const port = await freePort();
+    const token = randomUUID();
+    const child = spawnCli(['a2a', '--port', String(port)], { ...llmEnv(dataDir), MANUS_A2A_TOKEN: token });
+    child.stdin?.end();
+    const exited = collect(child, 120_000);
+    await until(
+      async () =>
+        (await fetch(`http://127.0.0.1:${port}/.well-known/agent-card.json`).catch(() => undefined))?.ok === true,
+      'the A2A server',
+    );
+    // the bearer token travels with every request (servers that do not ask for one ignore it)
+    const withToken: typeof fetch = (input, init) =>
+      fetch(input, {
+        ...init,
+        headers: { ...Object.fromEntries(new Headers(init?.headers)), authorization: `Bearer ${token}` },
+      });
+    const factory = new ClientFactory(
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+        transports: [
+          new JsonRpcTransportFactory({ fetchImpl: withToken }),
+          new RestTransportFactory({ fetchImpl: withToken }),
+        ],
+      }),
+    );
+    const client = await factory.createFromUrl(`http://127.0.0.1:${port}`);
+    // the task never finishes (the model hangs after the command): the answer is not awaited
+    void client
+      .sendMessage({
+        tenant: '',
+        message: {
+          messageId: randomUUID(),
+          contextId: '',
+          taskId: '',
+          role: Role.ROLE_USER,
+          parts: [
+            {
+              content: { $case: 'text', value: 'Start the sandbox' },
+              metadata: undefined,
+              filename: '',
+              mediaType: 'text/plain',
+            },
+          ],
+          metadata: undefined,
+          extensions: [],
+          referenceTaskIds: [],
+        },
+        configuration: undefined,
+        metadata: undefined,
+      })
+      .catch(() => undefined);
+    const owned = `${OWNER_PID_LABEL}=${child.pid}`;
+    await until(
+      async () => (await containersWith(owned)).some((container) => container.state === 'running'),
+      'the task’s sandbox',
+    );
+    child.kill('SIGKILL');
+    await exited;
+    expect((await containersWith(owned)).map((container) => container.state)).toEqual(['running']);
+
+    const list = await runCli(['sessions', 'list'], { MANUS_DATA_DIR: dataDir });
+    expect(list.code).toBe(0);
+    await until(async () => (await containersWith(owned)).length === 0, 'the killed A2A server’s container to go');
   });
 
   it('`manus mcp-server` started and stopped leaves no container behind', async () => {
