@@ -31,6 +31,8 @@ import { CLI_PATH, collect, runCli, spawnCli } from '../support/cli.js';
 
 const docker = dockerClient();
 const folders: string[] = [];
+/** containers this file made itself (the ones the sweep keeps must go at the end too) */
+const created: string[] = [];
 let llm: FakeLlm;
 
 beforeAll(async () => {
@@ -38,16 +40,13 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await llm.close();
-  const mine = await docker.listContainers({ all: true, filters: { label: [`${SESSION_LABEL}`] } });
   await Promise.all(
-    mine
-      .filter((info) => (info.Labels[SESSION_LABEL] ?? '').startsWith('orphan-test-'))
-      .map((info) =>
-        docker
-          .getContainer(info.Id)
-          .remove({ force: true })
-          .catch(() => undefined),
-      ),
+    created.map((id) =>
+      docker
+        .getContainer(id)
+        .remove({ force: true })
+        .catch(() => undefined),
+    ),
   );
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
@@ -82,6 +81,7 @@ async function sandboxContainer(
     ...spec,
     Labels: { ...labels, ...(options.owner ? ownerProcessLabels(options.owner) : {}) },
   });
+  created.push(container.id);
   if (options.running) await container.start();
   return container.id;
 }
