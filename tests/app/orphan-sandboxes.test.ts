@@ -14,6 +14,7 @@ import {
   OWNER_LABEL,
   OWNER_PID_LABEL,
   OWNER_STARTED_LABEL,
+  PID_NAMESPACE_LABEL,
   SESSION_LABEL,
   containerSpec,
   ownerLabelOf,
@@ -76,7 +77,7 @@ async function sandboxContainer(
     options.dataDir ? ownerLabelOf(options.dataDir) : undefined,
   );
   const labels = { ...spec.Labels };
-  for (const key of [OWNER_PID_LABEL, OWNER_STARTED_LABEL, HOST_LABEL]) delete labels[key];
+  for (const key of [OWNER_PID_LABEL, OWNER_STARTED_LABEL, HOST_LABEL, PID_NAMESPACE_LABEL]) delete labels[key];
   const container = await docker.createContainer({
     ...spec,
     Labels: { ...labels, ...(options.owner ? ownerProcessLabels(options.owner) : {}) },
@@ -123,6 +124,9 @@ describe('sandbox containers whose owner is gone', () => {
       reusedPid: await sandboxContainer(`${tag}-reused-pid`, { owner: { ...me, started: '1' } }),
       live: await sandboxContainer(`${tag}-live`, { owner: me, running: true }),
       otherHost: await sandboxContainer(`${tag}-other-host`, { owner: { ...deadProcess(), host: 'another-host' } }),
+      otherPidNamespace: await sandboxContainer(`${tag}-other-pidns`, {
+        owner: { ...deadProcess(), pidNamespace: 'pid:[1]' },
+      }),
       legacyDeleted: await sandboxContainer(`${tag}-legacy-deleted`, { dataDir }),
       legacyKept: await sandboxContainer(kept.id, { dataDir }),
       legacyOtherFolder: await sandboxContainer(`${tag}-legacy-other`, { dataDir: otherDataDir }),
@@ -137,6 +141,7 @@ describe('sandbox containers whose owner is gone', () => {
       reusedPid: reasonOf(ids.reusedPid),
       live: reasonOf(ids.live),
       otherHost: reasonOf(ids.otherHost),
+      otherPidNamespace: reasonOf(ids.otherPidNamespace),
       legacyDeleted: reasonOf(ids.legacyDeleted),
       legacyKept: reasonOf(ids.legacyKept),
       legacyOtherFolder: reasonOf(ids.legacyOtherFolder),
@@ -146,6 +151,7 @@ describe('sandbox containers whose owner is gone', () => {
       reusedPid: 'owner gone',
       live: undefined,
       otherHost: undefined,
+      otherPidNamespace: undefined,
       legacyDeleted: 'session deleted',
       legacyKept: undefined,
       legacyOtherFolder: undefined,
@@ -156,7 +162,7 @@ describe('sandbox containers whose owner is gone', () => {
       Object.entries(ids)
         .filter(([, id]) => leftIds.has(id))
         .map(([name]) => name),
-    ).toEqual(['live', 'otherHost', 'legacyKept', 'legacyOtherFolder']);
+    ).toEqual(['live', 'otherHost', 'otherPidNamespace', 'legacyKept', 'legacyOtherFolder']);
     await core.close();
     store.close();
   });

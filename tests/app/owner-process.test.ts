@@ -27,6 +27,9 @@ describe.runIf(process.platform === 'linux')('the owner process of a container o
     expect(isOwnerAlive({ ...owner, started: `${Number(owner.started) - 1}` })).toBe(false);
     // another host's process table is not this one's to judge
     expect(isOwnerAlive({ ...owner, host: 'another-host' })).toBeUndefined();
+    // nor another pid namespace's (a Flatpak app, a CLI in a container): the same pid there is another process
+    expect(isOwnerAlive({ ...owner, pidNamespace: 'pid:[1]' })).toBeUndefined();
+    expect(isOwnerAlive({ ...owner, pidNamespace: currentProcess().pidNamespace })).toBe(true);
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGKILL');
     await exited;

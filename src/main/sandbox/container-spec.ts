@@ -13,6 +13,8 @@ export const OWNER_PID_LABEL = 'manus.owner.pid';
 export const OWNER_STARTED_LABEL = 'manus.owner.started';
 /** a container of another host sharing a remote engine is never judged by this host's process table */
 export const HOST_LABEL = 'manus.host';
+/** nor one made in another pid namespace of this host (a Flatpak app, a CLI inside a container) */
+export const PID_NAMESPACE_LABEL = 'manus.owner.pidns';
 /** a container made with other settings (limits, network, image) is replaced, not reused */
 export const CONFIG_LABEL = 'manus.sandbox.config';
 export const CONTAINER_WORKSPACE = '/workspace';
@@ -82,6 +84,7 @@ export function ownerProcessLabels(owner: OwnerProcess): Record<string, string> 
     [OWNER_PID_LABEL]: String(owner.pid),
     ...(owner.started ? { [OWNER_STARTED_LABEL]: owner.started } : {}),
     [HOST_LABEL]: owner.host,
+    ...(owner.pidNamespace ? { [PID_NAMESPACE_LABEL]: owner.pidNamespace } : {}),
   };
 }
 
@@ -90,7 +93,9 @@ export function ownerProcessOfLabels(labels: Record<string, string>): OwnerProce
   const pid = Number(labels[OWNER_PID_LABEL]);
   const host = labels[HOST_LABEL];
   if (!labels[OWNER_PID_LABEL] || !Number.isInteger(pid) || !host) return undefined;
-  return { pid, host, ...(labels[OWNER_STARTED_LABEL] ? { started: labels[OWNER_STARTED_LABEL] } : {}) };
+  const started = labels[OWNER_STARTED_LABEL];
+  const pidNamespace = labels[PID_NAMESPACE_LABEL];
+  return { pid, host, ...(started ? { started } : {}), ...(pidNamespace ? { pidNamespace } : {}) };
 }
 
 /** The hardened container of one session: each HostConfig line is a defence, said next to it. */

@@ -15,7 +15,12 @@ function markerPath(dataDir: string, sessionId: string): string {
   return join(dataDir, 'run', `${sessionId}.pid`);
 }
 
-const MarkerSchema = z.object({ pid: z.number().int(), started: z.string().optional(), host: z.string() });
+const MarkerSchema = z.object({
+  pid: z.number().int(),
+  started: z.string().optional(),
+  host: z.string(),
+  pidNamespace: z.string().optional(),
+});
 
 /** Another live process runs the session: it says who, and what to do. */
 export class SessionBusyError extends Error {
