@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -78,5 +78,23 @@ describe('one process runs a session at a time', { timeout: 120_000 }, () => {
     const taken = await runCli(['run', '--session', sessionId, 'Carry on'], env);
     expect(taken.code, taken.stderr).toBe(0);
     expect(userMessages(sessionId)).toEqual(['Say hello', SLOW, 'Carry on']);
+  });
+
+  it('a run held on another host is refused with the marker to delete if that process is gone', async () => {
+    const first = await runCli(['run', '--json', 'Say hello'], env);
+    expect(first.code, first.stderr).toBe(0);
+    const sessionId = (JSON.parse(first.stdout.split('\n')[0]) as { sessionId: string }).sessionId;
+    const marker = join(dataDir, 'run', `${sessionId}.pid`);
+    // that host's process table is not this one's: a live-looking pid there proves nothing here
+    writeFileSync(marker, JSON.stringify({ pid: 1, started: '1', host: 'another-host' }));
+
+    const refused = await runCli(['run', '--session', sessionId, 'Carry on'], env);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('pid 1 on another-host');
+    expect(refused.stderr).toContain(`delete ${marker}`);
+
+    rmSync(marker);
+    const taken = await runCli(['run', '--session', sessionId, 'Carry on'], env);
+    expect(taken.code, taken.stderr).toBe(0);
   });
 });

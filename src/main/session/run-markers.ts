@@ -30,12 +30,17 @@ export class SessionBusyError extends Error {
   constructor(
     readonly sessionId: string,
     readonly holder: OwnerProcess,
+    /** the marker file, to delete by hand when its process is on another host or pid namespace and gone */
+    readonly marker: string,
   ) {
     super(
       `Session ${sessionId} is being run by another manus process (pid ${holder.pid} on ${holder.host}); ` +
         'two processes running one session would interleave its memory.',
     );
-    this.hint = `Wait for that run to finish, or stop it (Ctrl-C there, or kill ${holder.pid}), then try again.`;
+    this.hint =
+      isOwnerAlive(holder) === undefined
+        ? `Wait for that run to finish. If that process is gone (it ran on another host or in a sandboxed app), delete ${marker}.`
+        : `Wait for that run to finish, or stop it (Ctrl-C there, or kill ${holder.pid}), then try again.`;
   }
 }
 
@@ -75,7 +80,7 @@ function liveHolder(dataDir: string, sessionId: string): OwnerProcess | undefine
 export function claimRun(store: SessionStore, dataDir: string, sessionId: string): void {
   store.exclusive(() => {
     const holder = liveHolder(dataDir, sessionId);
-    if (holder) throw new SessionBusyError(sessionId, holder);
+    if (holder) throw new SessionBusyError(sessionId, holder, markerPath(dataDir, sessionId));
     mkdirSync(join(dataDir, 'run'), { recursive: true });
     writeFileSync(markerPath(dataDir, sessionId), JSON.stringify(currentProcess()));
   });
