@@ -6,7 +6,7 @@ const READY_TIMEOUT_MS = 15_000;
 /** unread output kept while nobody collects it (a chatty background job); the middle is dropped beyond this */
 const UNREAD_CAP_CHARS = 1_000_000;
 /** after Ctrl-C, how long a command has to end before the shell's whole process group is killed */
-export const STOP_GRACE_MS = 3_000;
+const STOP_GRACE_MS = 3_000;
 
 const ShellEventSchema = z.discriminatedUnion('ev', [
   z.object({ ev: z.literal('ready'), pid: z.number().int() }),
@@ -174,16 +174,16 @@ export class BashShell {
       options.signal?.addEventListener('abort', check);
       check();
     });
-    const output = this.takeUnread();
+    const printed = this.takeUnread();
     if (reason === 'done') {
       const code = this.lastDone?.id === commandId ? this.lastDone.code : undefined;
-      return { ...output, running: false, reason, ...(code !== undefined ? { exitCode: code } : {}) };
+      return { ...printed, running: false, reason, ...(code !== undefined ? { exitCode: code } : {}) };
     }
     if (reason === 'shell_exited') {
       this.runningId = undefined;
-      return { ...output, running: false, reason, ...(this.exit ? { shellExit: this.exit } : {}) };
+      return { ...printed, running: false, reason, ...(this.exit ? { shellExit: this.exit } : {}) };
     }
-    return { ...output, running: true, reason };
+    return { ...printed, running: true, reason };
   }
 
   private takeUnread(): { output: string; dropped?: DroppedMiddle } {
