@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import '../../src/main/flow/index.js';
 import { removeSessionSandbox } from '../../src/main/sandbox/session-sandbox.js';
 import type { ScriptRequest } from '../support/fake-llm/index.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
@@ -22,24 +23,27 @@ describe('text larger than the context window', () => {
     await Promise.all(sessions.splice(0).map((id) => removeSessionSandbox(id)));
   });
 
-  it('a task larger than the context fails the run at once with a clear error: nothing is sent or cut', async () => {
-    harness = await startCoreHarness(() => ({ text: 'never asked' }), { llmConfig: SMALL_MODEL });
-    const task = `Summarise this:\n${lines('task', 3_000)}`;
-    const run = harness.service.start({ task });
-    const result = await run.done;
-    expect(result.status).toBe('failed');
-    expect(harness.llm.chatRequests).toHaveLength(0);
-    const errors = harness.events.filter((event) => event.type === 'error' && event.sessionId === run.sessionId);
-    expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatchObject({
-      code: 'context_length',
-      message: expect.stringMatching(
-        /the task and the system prompt take \d{5} tokens, more than the context of the model: model test-model has room for \d{4} \(contextWindow 9000, maxTokens 500, tools \d+\)/,
-      ),
-      hint: expect.stringMatching(/Shorten the task, or save the long text in a file/),
-    });
-    expect(harness.events.some((event) => event.type === 'done' && event.status === 'finished')).toBe(false);
-  });
+  it.each(['agent', 'planning', 'plan_act'] as const)(
+    'a task larger than the context fails the run at once with a clear error (%s mode): nothing is sent or cut',
+    async (mode) => {
+      harness = await startCoreHarness(() => ({ text: 'never asked' }), { llmConfig: SMALL_MODEL });
+      const task = `Summarise this:\n${lines('task', 3_000)}`;
+      const run = harness.service.start({ task, mode });
+      const result = await run.done;
+      expect(result.status).toBe('failed');
+      expect(harness.llm.chatRequests).toHaveLength(0);
+      const errors = harness.events.filter((event) => event.type === 'error' && event.sessionId === run.sessionId);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatchObject({
+        code: 'context_length',
+        message: expect.stringMatching(
+          /the task and the system prompt take \d{5} tokens, more than the context of the model: model test-model has room for \d{4} \(contextWindow 9000, maxTokens 500, tools \d+\)/,
+        ),
+        hint: expect.stringMatching(/Shorten the task, or save the long text in a file/),
+      });
+      expect(harness.events.some((event) => event.type === 'done' && event.status === 'finished')).toBe(false);
+    },
+  );
 
   it('a tool output larger than what fits is cut for the model, head and tail kept, with a visible note', async () => {
     const code = `print(${JSON.stringify(lines('out', 250))})`;
