@@ -29,7 +29,7 @@ export function createHumanPrinter(
     switch (event.type) {
       case 'agent_state':
         if (event.phase === 'thinking')
-          spinner.start(`${event.agent} is thinking (step ${event.step}/${event.maxSteps})`);
+          spinner.start(`${terminalText(event.agent)} is thinking (step ${event.step}/${event.maxSteps})`);
         else spinner.stop();
         break;
       case 'message':
