@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
@@ -6,10 +6,43 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const require = createRequire(import.meta.url);
+const yaml = require('js-yaml') as { load(text: string): Record<string, unknown> };
+
+/** the fuse states the packaged binary must carry (names as @electron/fuses spells them) */
+const EXPECTED_FUSES = {
+  RunAsNode: false,
+  EnableCookieEncryption: true,
+  EnableNodeOptionsEnvironmentVariable: false,
+  EnableNodeCliInspectArguments: false,
+  EnableEmbeddedAsarIntegrityValidation: true,
+  OnlyLoadAppFromAsar: true,
+  GrantFileProtocolExtraPrivileges: true,
+} as const;
+
+interface FusesModule {
+  FuseV1Options: Record<string, number>;
+  FuseVersion: { V1: string };
+  flipFuses(path: string, config: Record<string, unknown>): Promise<number>;
+  getCurrentFuseWire(path: string): Promise<Record<string, unknown>>;
+}
+
+/** A file laid out like the fuse wire inside an Electron binary, with Electron's stock defaults. */
+function fakeElectronBinary(folder: string): string {
+  const path = join(folder, 'electron');
+  const stockWire = '10110001';
+  const wire = Buffer.concat([
+    Buffer.from('some machine code'),
+    Buffer.from('dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX'),
+    Buffer.from([1, stockWire.length]),
+    Buffer.from(stockWire),
+    Buffer.from('more machine code'),
+  ]);
+  writeFileSync(path, wire);
+  return path;
+}
 
 describe('packaging', () => {
   it('has an electron-builder config that passes its schema, for Linux, macOS and Windows', async () => {
-    const yaml = require('js-yaml') as { load(text: string): Record<string, unknown> };
     const { validateConfiguration } = require('app-builder-lib/out/util/config/config.js') as {
       validateConfiguration(config: unknown, logger: unknown): Promise<void>;
     };
@@ -39,5 +72,52 @@ describe('packaging', () => {
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
+  });
+
+  it('flips the security fuses in the packaged binary (electron-builder electronFuses, through @electron/fuses)', async () => {
+    const config = yaml.load(readFileSync('electron-builder.yml', 'utf8')) as {
+      electronFuses: Record<string, boolean>;
+    };
+    const fuses = require('@electron/fuses') as FusesModule;
+    const { PlatformPackager } = require('app-builder-lib') as {
+      PlatformPackager: { prototype: { generateFuseConfig(fuses: unknown): Promise<Record<string, unknown>> } };
+    };
+    // electron-builder's own mapping from the yml keys to the fuse wire, run on a binary laid out like Electron's
+    const fuseConfig = await PlatformPackager.prototype.generateFuseConfig.call({}, config.electronFuses);
+    const folder = mkdtempSync(join(tmpdir(), 'manus-fuses-'));
+    try {
+      const binary = fakeElectronBinary(folder);
+      await fuses.flipFuses(binary, fuseConfig);
+      const wire = await fuses.getCurrentFuseWire(binary);
+      for (const [name, enabled] of Object.entries(EXPECTED_FUSES)) {
+        expect({ name, state: wire[fuses.FuseV1Options[name]] }).toEqual({
+          name,
+          state: enabled ? '1'.charCodeAt(0) : '0'.charCodeAt(0),
+        });
+      }
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('runs install scripts only for the dependencies that need them, each one in the lockfile', () => {
+    const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as { allowScripts: Record<string, boolean> };
+    const lock = JSON.parse(readFileSync('package-lock.json', 'utf8')) as {
+      packages: Record<string, { hasInstallScript?: boolean }>;
+    };
+    expect(manifest.allowScripts).toEqual({
+      'better-sqlite3': true,
+      electron: true,
+      esbuild: true,
+      'cpu-features': false,
+      ssh2: false,
+      protobufjs: false,
+      'electron-winstaller': false,
+    });
+    const withScripts = Object.entries(lock.packages)
+      .filter(([path, entry]) => path && entry.hasInstallScript)
+      .map(([path]) => path.split('node_modules/').pop());
+    // every package of the lockfile with an install script is decided (allowed or denied), and nothing else is listed
+    expect([...new Set(withScripts)].sort()).toEqual(Object.keys(manifest.allowScripts).sort());
   });
 });

@@ -152,17 +152,60 @@ describe('context fitting', () => {
     expect(fit.messages).toEqual(messages);
   });
 
-  it('squeezes a single huge recent message rather than failing', () => {
+  it('never cuts a task larger than the budget: the conversation does not fit', () => {
     const counter = createTokenCounter('gpt-4o', { vision: false });
+    const task = `Summarise this:\n${hugeOutput(1, 2_000)}`;
     const messages: ChatMessage[] = [
       { role: 'system', content: SYSTEM },
-      { role: 'user', content: `Summarise this:\n${hugeOutput(1, 2_000)}` },
+      { role: 'user', content: task },
+    ];
+    const fit = fitContext(messages, { budget: 3_000, counter });
+    expect(fit.fits).toBe(false);
+    expect(fit.fixedTokens).toBeGreaterThan(3_000);
+    expect(fit.messages[1].content).toBe(task);
+  });
+
+  it('keeps a large task whole while older turns are dropped', () => {
+    const counter = createTokenCounter('gpt-4o', { vision: false });
+    const task = `Use these notes:\n${hugeOutput(0, 80)}`;
+    const messages: ChatMessage[] = [
+      { role: 'system', content: SYSTEM },
+      { role: 'user', content: task },
+    ];
+    for (let step = 1; step < 30; step++) {
+      messages.push({
+        role: 'assistant',
+        content: null,
+        toolCalls: [{ id: `c${step}`, name: 'bash', arguments: '{}' }],
+      });
+      messages.push({ role: 'tool', toolCallId: `c${step}`, content: hugeOutput(step, 40) });
+    }
+    const budget = 5_000;
+    // the task takes more than a quarter of the budget, which used to get it dropped
+    expect(counter.text(task)).toBeGreaterThan(budget / 4);
+    const fit = fitContext(messages, { budget, counter });
+    expect(fit.fits).toBe(true);
+    expect(fit.droppedMessages).toBeGreaterThan(0);
+    expect(fit.messages[1]).toEqual({ role: 'user', content: task });
+  });
+
+  it('cuts a huge newest tool output to fit, keeping its head and tail, and keeps the task whole', () => {
+    const counter = createTokenCounter('gpt-4o', { vision: false });
+    const output = hugeOutput(1, 2_000);
+    const messages: ChatMessage[] = [
+      { role: 'system', content: SYSTEM },
+      { role: 'user', content: TASK },
+      { role: 'assistant', content: null, toolCalls: [{ id: 'c1', name: 'bash', arguments: '{}' }] },
+      { role: 'tool', toolCallId: 'c1', content: output },
     ];
     const fit = fitContext(messages, { budget: 3_000, counter });
     expect(fit.fits).toBe(true);
-    expect(fit.messages[0].content).toBe(SYSTEM);
-    expect(fit.messages[1].content).toMatch(/^Summarise this:/);
-    expect(fit.messages[1].content).toContain('characters cut here');
+    expect(fit.shortenedOutputs).toBe(1);
+    expect(fit.messages[1].content).toBe(TASK);
+    const cut = fit.messages[3].content ?? '';
+    expect(cut.startsWith('step 1 line 0:')).toBe(true);
+    expect(cut).toMatch(/\[\.\.\. \d+ characters cut here to fit the model's context window \.\.\.\]/);
+    expect(cut.endsWith('step 1 line 1999: GET /api/items/13993 200 12ms')).toBe(true);
   });
 
   it('keeps a long agent run going against a server that enforces its context window', async () => {

@@ -13,6 +13,17 @@ describe('token counting', () => {
     expect(modern.text(text)).not.toBe(legacy.text(text));
   });
 
+  it('counts tokenizer special tokens as the plain text they are, in both vocabularies', () => {
+    for (const model of ['gpt-4o', 'gpt-4-0613']) {
+      const counter = createTokenCounter(model, { vision: false });
+      const text = 'a <|endoftext|> b <|im_start|> c <|fim_prefix|> d <|endofprompt|>';
+      // "<|endoftext|>" alone is one special token; as text it is several
+      expect(counter.text('<|endoftext|>')).toBeGreaterThan(1);
+      expect(counter.text(text)).toBeGreaterThan(counter.text('a b c d'));
+      expect(counter.messages([{ role: 'tool', toolCallId: 'x', content: text }])).toBeGreaterThan(10);
+    }
+  });
+
   it('counts messages with their chat framing, tool calls and tool schemas', () => {
     const counter = createTokenCounter('gpt-4o', { vision: false });
     const plain = counter.messages([{ role: 'user', content: 'hello' }]);

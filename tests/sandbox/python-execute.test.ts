@@ -164,7 +164,7 @@ describe('python_execute in the Docker sandbox', () => {
   it('cuts output beyond max_observe with a note', async () => {
     const result = await call(pythonExecuteTool, { code: 'for i in range(5000):\n    print("line", i)' }, ctx);
     expect(result.output?.length).toBeLessThanOrEqual(2200);
-    expect(result.output).toMatch(/characters of output cut \(limit 2000\)/);
+    expect(result.output).toMatch(/characters of output cut \(limit \d+\)/);
     expect(result.output).toContain('line 0');
     expect(result.output).toContain('line 4999');
   });

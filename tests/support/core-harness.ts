@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CoreEvent } from '../../src/shared/events.js';
 import { AppSettingsSchema, type AppSettings } from '../../src/main/config/settings.js';
+import type { LlmConfigInput } from '../../src/main/config/llm-config.js';
 import { createLlm } from '../../src/main/llm/client.js';
 import { SessionService, type SessionServiceOptions } from '../../src/main/session/session-service.js';
 import { openStore } from '../../src/main/store/store.js';
@@ -27,7 +28,14 @@ export interface CoreHarness {
 /** The real core (store, session service, openai-SDK client) on a temp data folder, talking to the scripted LLM. */
 export async function startCoreHarness(
   script: Script,
-  options: { settings?: SettingsInput; service?: Partial<SessionServiceOptions>; dataDir?: string; llm?: FakeLlm } = {},
+  options: {
+    settings?: SettingsInput;
+    service?: Partial<SessionServiceOptions>;
+    dataDir?: string;
+    llm?: FakeLlm;
+    /** settings of the test LLM on top of the defaults (e.g. a small contextWindow) */
+    llmConfig?: Partial<LlmConfigInput>;
+  } = {},
 ): Promise<CoreHarness> {
   const llm = options.llm ?? (await startFakeLlm(script));
   if (options.llm) llm.setScript(script);
@@ -35,7 +43,14 @@ export async function startCoreHarness(
   const settings = AppSettingsSchema.parse({
     ...options.settings,
     llms: {
-      test: { provider: 'openai', model: 'test-model', baseUrl: llm.baseUrl, apiKey: 'sk-test', maxAttempts: 2 },
+      test: {
+        provider: 'openai',
+        model: 'test-model',
+        baseUrl: llm.baseUrl,
+        apiKey: 'sk-test',
+        maxAttempts: 2,
+        ...options.llmConfig,
+      },
     },
     defaultLlm: 'test',
   });

@@ -5,6 +5,7 @@ import type { ToolGate } from '../approval/tool-gate.js';
 import type { SessionResources } from '../session/resources.js';
 import type { ToolCollection } from '../tool/tool-collection.js';
 import type { ToolResult } from '../tool/tool.js';
+import { clipOutput } from '../sandbox/clip-output.js';
 
 export interface ToolCallOutcome {
   call: ToolCall;
@@ -105,17 +106,12 @@ async function runCall(call: ToolCall, parsed: ParsedArguments, options: Execute
 
 function observationOf(name: string, result: ToolResult, maxObserve: number): string {
   const parts: string[] = [];
-  if (result.output) parts.push(result.output);
-  if (result.error) parts.push(`Error: ${result.error}`);
+  if (result.output) parts.push(clipOutput(result.output, maxObserve));
+  // the error comes after the clipped output, so a long output never hides it
+  if (result.error) parts.push(`Error: ${clipOutput(result.error, maxObserve)}`);
   if (result.images?.length)
     parts.push(
       `[${result.images.length} image(s) attached${result.images.map((i) => (i.path ? ` ${i.path}` : '')).join(',')}]`,
     );
-  const text = parts.join('\n') || `${name} finished with no output.`;
-  return clipObservation(text, maxObserve);
-}
-
-export function clipObservation(text: string, maxObserve: number): string {
-  if (text.length <= maxObserve) return text;
-  return `${text.slice(0, maxObserve)}\n[... output cut: ${text.length - maxObserve} more characters not shown]`;
+  return parts.join('\n') || `${name} finished with no output.`;
 }

@@ -5,7 +5,8 @@ import { applyLlmOverrides, llmOverridesFromEnv, type LlmOverrides } from '../co
 import { createLlm } from '../llm/client.js';
 import { closeSharedBrowsers } from '../browser/browser-launcher.js';
 import { SessionMcp } from '../mcp/session-mcp.js';
-import { cleanupOrphanSandboxes } from '../sandbox/session-sandbox.js';
+import { sweepOrphanSandboxesInBackground, type RemovedSandbox } from '../sandbox/orphan-sandboxes.js';
+import { parkSandbox, unparkSandbox } from '../sandbox/session-sandbox.js';
 import { SessionService } from '../session/session-service.js';
 import type { SecretBox } from '../store/secrets.js';
 import type { SessionStore } from '../store/store-api.js';
@@ -33,8 +34,8 @@ export interface AppCore {
   mcp: SessionMcp;
   /** the settings runs use: saved ones (read fresh, so changes apply to the next turn) plus overrides */
   runSettings(): AppSettings;
-  /** ids of the containers of deleted sessions removed at start (none when Docker is off) */
-  orphanSandboxesRemoved: Promise<string[]>;
+  /** sandbox containers removed at start: their owner process is gone, or their session (none when Docker is off) */
+  orphanSandboxesRemoved: Promise<RemovedSandbox[]>;
   close(): Promise<void>;
 }
 
@@ -60,6 +61,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     extraTools: mcp.extraTools,
     onSessionLive: mcp.onSessionLive,
     prepareRun: async ({ sessionId, resources, emit }) => {
+      unparkSandbox(sessionId);
       const manager = await mcp.ready(resources);
       for (const status of manager.statuses()) {
         if (status.status !== 'failed') continue;
@@ -78,9 +80,13 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       saveSettings(store, secrets, { ...saved, approval: { ...saved.approval, alwaysAllow } });
     },
   });
-  // sandbox containers whose session was deleted while the app was away go now (in the background: Docker may be off)
-  const sessionIds = store.listSessions().map((session) => session.id);
-  const orphanSandboxesRemoved = cleanupOrphanSandboxes(sessionIds, { dataDir }).catch(() => []);
+  // a finished turn's warm sandbox counts against sandbox.maxIdleSandboxes (serve and the app keep many sessions)
+  const stopParking = service.subscribe((event) => {
+    if (event.type === 'done') void parkSandbox(event.sessionId, runSettings().sandbox.maxIdleSandboxes);
+  });
+  // containers of processes that died (killed runs, crashed servers) go now, in the background: Docker may be off
+  const liveSessionIds = store.listSessions().map((session) => session.id);
+  const orphanSandboxesRemoved = sweepOrphanSandboxesInBackground({ dataDir, liveSessionIds });
   return {
     dataDir,
     store,
@@ -90,6 +96,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     runSettings,
     orphanSandboxesRemoved,
     close: async () => {
+      stopParking();
       await service.close();
       // sessions release their browser contexts; whatever browser process is left goes with the app
       await closeSharedBrowsers();

@@ -10,6 +10,7 @@ import { mcpCommand } from './commands/mcp.js';
 import { mcpServerCommand } from './commands/mcp-server.js';
 import { a2aCommand } from './commands/a2a.js';
 import { cliServeDeps } from './commands/serve-deps.js';
+import { sweepOrphanSandboxesInBackground } from '../sandbox/orphan-sandboxes.js';
 
 export const CLI_VERSION = '0.1.0';
 
@@ -20,6 +21,10 @@ export function createProgram(): Command {
     .version(CLI_VERSION)
     .option('--data-dir <dir>', "data folder (default: the app's; or MANUS_DATA_DIR)")
     .showHelpAfterError()
+    .hook('preAction', (_program, actionCommand) => {
+      // every start sweeps the sandboxes of dead manus processes, after the command got going; prune reports its own
+      if (actionCommand.name() !== 'prune') setImmediate(() => void sweepOrphanSandboxesInBackground());
+    })
     .addCommand(runCommand())
     .addCommand(sessionsCommand())
     .addCommand(configCommand())

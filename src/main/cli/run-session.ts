@@ -4,6 +4,7 @@ import { createCliCore, openCliContext } from './cli-context.js';
 import type { RunResult, SessionService } from '../session/session-service.js';
 import { createHumanPrinter } from './output/human-printer.js';
 import { createJsonPrinter } from './output/json-printer.js';
+import { terminalText } from './output/terminal-text.js';
 import { createTtyAnswerer } from './tty-answerer.js';
 
 export const EXIT_CODES = {
@@ -45,8 +46,9 @@ export async function followRun(
   try {
     run = start();
     const result = await run.done;
-    if (result.status !== 'finished') process.stderr.write(`manus: ${result.status}: ${firstLine(result.result)}\n`);
-    else if (!options.json) process.stderr.write(`\nSession ${result.sessionId} finished.\n`);
+    if (result.status !== 'finished') {
+      process.stderr.write(`manus: ${result.status}: ${terminalText(firstLine(result.result))}\n`);
+    } else if (!options.json) process.stderr.write(`\nSession ${result.sessionId} finished.\n`);
     return EXIT_CODES[result.status];
   } finally {
     process.off('SIGINT', onSigint);

@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import type { CoreEvent } from '../../shared/events.js';
+import { terminalText } from './output/terminal-text.js';
 
 /** Answers the agent's questions (and approval requests) at a terminal prompt. */
 export function createTtyAnswerer(
@@ -10,8 +11,8 @@ export function createTtyAnswerer(
     const rl = createInterface({ input: process.stdin, output: process.stderr });
     const prompt =
       event.kind === 'approval'
-        ? `\n? Allow ${event.tool?.name ?? 'this tool'} ${JSON.stringify(event.tool?.args ?? {})}? [y]es / [n]o / [a]lways: `
-        : `\n? ${event.question}\n> `;
+        ? `\n? Allow ${terminalText(event.tool?.name ?? 'this tool')} ${terminalText(JSON.stringify(event.tool?.args ?? {}))}? [y]es / [n]o / [a]lways: `
+        : `\n? ${terminalText(event.question)}\n> `;
     void rl.question(prompt).then(
       (text) => {
         rl.close();

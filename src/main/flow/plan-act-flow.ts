@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isLlmError } from '../llm/errors.js';
 import { describeError } from '../session/run-errors.js';
 import type { NewPlanStep, Plan, PlanStep } from '../store/plan-store.js';
 import { BaseFlow, type FlowResult } from './base-flow.js';
@@ -61,6 +62,8 @@ export class PlanActFlow extends BaseFlow {
     try {
       drafted = await this.planner.createPlan(task, earlierWork(earlier), this.deadline);
     } catch (error) {
+      // a task too large for the model fails the run: one step would only fail later, less clearly
+      if (isLlmError(error, 'context_length')) throw error;
       this.stopReason();
       this.emitNotice('default_plan', `Planning failed (${describeError(error).message}); using one step.`, 'warning');
       drafted = {

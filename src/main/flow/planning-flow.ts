@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isLlmError } from '../llm/errors.js';
 import type { ChatMessage } from '../llm/types.js';
 import { describeError } from '../session/run-errors.js';
 import type { Plan } from '../store/plan-store.js';
@@ -95,6 +96,8 @@ export class PlanningFlow extends BaseFlow {
       drafted = draftFromCalls(reply.toolCalls);
       if (!drafted) failure = 'the planner did not create a plan with the planning tool';
     } catch (error) {
+      // a task too large for the model fails the run: a default plan would go on without it
+      if (isLlmError(error, 'context_length')) throw error;
       this.stopReason();
       failure = describeError(error).message;
     }

@@ -23,6 +23,9 @@ const CONTEXT_SAFETY_SHARE = 0.92;
 const HARDER_SHRINK_SHARE = 0.6;
 /** The completion never takes more than this share of the context window. */
 const MAX_COMPLETION_SHARE = 0.5;
+const TASK_TOO_LARGE_HINT =
+  'Shorten the task, or save the long text in a file of the workspace and ask the agent to read it; a model with a ' +
+  'larger context window (and its contextWindow setting) also helps.';
 
 export interface LlmClientOptions extends SdkClientOptions {
   /** backoff timing (tests make it fast) */
@@ -147,10 +150,15 @@ export class LlmClient implements Llm {
     const budget = Math.floor((this.config.contextWindow - maxTokens - toolTokens) * CONTEXT_SAFETY_SHARE * shrink);
     const fit = fitContext(messages, { budget, counter: this.counter });
     if (!fit.fits) {
-      throw new LlmError(
-        'context_length',
-        `the conversation needs ${fit.tokens} tokens but model ${this.model} has room for ${budget} (contextWindow ${this.config.contextWindow}, maxTokens ${maxTokens}, tools ${toolTokens})`,
-      );
+      const room = `model ${this.model} has room for ${budget} (contextWindow ${this.config.contextWindow}, maxTokens ${maxTokens}, tools ${toolTokens})`;
+      if (fit.fixedTokens > budget) {
+        throw new LlmError(
+          'context_length',
+          `the task and the system prompt take ${fit.fixedTokens} tokens, more than the context of the model: ${room}`,
+          { hint: TASK_TOO_LARGE_HINT },
+        );
+      }
+      throw new LlmError('context_length', `the conversation needs ${fit.tokens} tokens but ${room}`);
     }
     if (fit.shortenedOutputs > 0 || fit.droppedMessages > 0) {
       notify(

@@ -5,8 +5,6 @@ import type { TokenCounter } from './tokens.js';
 const DEFAULT_KEEP_RECENT_UNITS = 4;
 /** An old tool output is cut down to about this many tokens. */
 const SHORTENED_OUTPUT_TOKENS = 400;
-/** The task (first user message) survives dropping unless it takes more than this share of the budget. */
-const TASK_SHARE_OF_BUDGET = 0.25;
 
 export interface FitOptions {
   /** tokens the messages may take (context window minus completion and tool schemas) */
@@ -21,6 +19,8 @@ export interface FitResult {
   fits: boolean;
   shortenedOutputs: number;
   droppedMessages: number;
+  /** tokens of the leading system prompt and the task (first user message), which are never cut or dropped */
+  fixedTokens: number;
 }
 
 /** Messages that must travel together: an assistant turn with tool calls and the results answering them. */
@@ -94,14 +94,17 @@ function shortenUnit(unit: Unit, targetTokens: number, counter: TokenCounter): n
   return shortened;
 }
 
-/** Cut every text of a unit (any role) so the unit takes about `targetTokens`. */
-function squeezeUnit(unit: Unit, targetTokens: number, counter: TokenCounter): void {
+/** Cut the model's and the tools' texts of a unit so it takes about `targetTokens`; returns how many were cut. */
+function squeezeUnit(unit: Unit, targetTokens: number, counter: TokenCounter): number {
   const perMessage = Math.max(32, Math.floor(targetTokens / unit.messages.length));
-  unit.messages = unit.messages.map((message) =>
-    message.content && counter.text(message.content) > perMessage
-      ? { ...message, images: undefined, content: shortenText(message.content, perMessage, counter) }
-      : message,
-  );
+  let squeezed = 0;
+  unit.messages = unit.messages.map((message) => {
+    // what the person wrote is never cut: a conversation that cannot fit it fails with a clear error instead
+    if (message.role === 'user' || !message.content || counter.text(message.content) <= perMessage) return message;
+    squeezed++;
+    return { ...message, images: undefined, content: shortenText(message.content, perMessage, counter) };
+  });
+  return squeezed;
 }
 
 function omissionNote(dropped: number): string {
@@ -110,20 +113,33 @@ function omissionNote(dropped: number): string {
 
 /**
  * Fit a conversation into `budget` tokens: shorten the oldest tool outputs first, then drop the oldest turns,
- * then squeeze what is left. The leading system prompt and the recent turns are kept; an assistant turn with
- * tool calls is never separated from its tool results.
+ * then squeeze what is left. The leading system prompt, the task (first user message) and the recent turns are
+ * kept, and no user message is ever cut; an assistant turn with tool calls is never separated from its tool results.
+ * A conversation that cannot fit that way comes back with `fits: false`.
  */
 export function fitContext(messages: readonly ChatMessage[], options: FitOptions): FitResult {
   const { counter, budget } = options;
   const keepRecent = options.keepRecentUnits ?? DEFAULT_KEEP_RECENT_UNITS;
   const initial = counter.messages(messages);
-  if (initial <= budget) {
-    return { messages: [...messages], tokens: initial, fits: true, shortenedOutputs: 0, droppedMessages: 0 };
-  }
-
   const leadingSystem = messages.findIndex((message) => message.role !== 'system');
   const systemCount = leadingSystem === -1 ? messages.length : leadingSystem;
   let system = messages.slice(0, systemCount);
+  const taskMessage = messages.slice(systemCount).find((message) => message.role === 'user');
+  const fixedTokens = [...system, ...(taskMessage ? [taskMessage] : [])].reduce(
+    (sum, message) => sum + counter.message(message),
+    0,
+  );
+  if (initial <= budget) {
+    return {
+      messages: [...messages],
+      tokens: initial,
+      fits: true,
+      shortenedOutputs: 0,
+      droppedMessages: 0,
+      fixedTokens,
+    };
+  }
+
   const units = groupUnits(messages.slice(systemCount), counter);
   let total = initial;
   let shortenedOutputs = 0;
@@ -137,7 +153,7 @@ export function fitContext(messages: readonly ChatMessage[], options: FitOptions
     total -= recount(units[index], counter);
   }
 
-  // 2. drop the oldest turns, keeping the task when it is a reasonable size
+  // 2. drop the oldest turns, keeping the task
   const noteAllowance = counter.text(omissionNote(messages.length));
   const drop = (index: number) => {
     const [removed] = units.splice(index, 1);
@@ -146,22 +162,25 @@ export function fitContext(messages: readonly ChatMessage[], options: FitOptions
     droppedMessages += removed.messages.length;
   };
   const task = units.find((unit) => unit.messages[0].role === 'user');
-  const keepTask = task !== undefined && task.tokens <= budget * TASK_SHARE_OF_BUDGET;
   for (let index = 0; index < protectedFrom() && !fits();) {
-    if (keepTask && units[index] === task) index++;
+    if (units[index] === task) index++;
     else drop(index);
   }
 
-  // 3. last resort: cut the recent turns too, then drop all but the newest
+  // 3. last resort: cut the recent turns too, then drop all but the task and the newest turn, then squeeze that
   for (let unitIndex = 0; unitIndex < units.length && !fits(); unitIndex++) {
     shortenedOutputs += shortenUnit(units[unitIndex], SHORTENED_OUTPUT_TOKENS, counter);
     total -= recount(units[unitIndex], counter);
   }
-  while (!fits() && units.length > 1) drop(0);
-  if (!fits() && units.length === 1) {
-    const systemTokens = system.reduce((sum, message) => sum + counter.message(message), 0);
-    squeezeUnit(units[0], Math.max(64, budget - systemTokens - noteAllowance - 16), counter);
-    total -= recount(units[0], counter);
+  for (let index = 0; !fits() && index < units.length - 1;) {
+    if (units[index] === task) index++;
+    else drop(index);
+  }
+  const newest = units.at(-1);
+  if (!fits() && newest && newest !== task) {
+    const othersTokens = total - newest.tokens;
+    shortenedOutputs += squeezeUnit(newest, Math.max(64, budget - othersTokens - 16), counter);
+    total -= recount(newest, counter);
   }
 
   if (droppedMessages > 0) {
@@ -172,5 +191,5 @@ export function fitContext(messages: readonly ChatMessage[], options: FitOptions
   }
   const fitted = [...system, ...units.flatMap((unit) => unit.messages)];
   const tokens = counter.messages(fitted);
-  return { messages: fitted, tokens, fits: tokens <= budget, shortenedOutputs, droppedMessages };
+  return { messages: fitted, tokens, fits: tokens <= budget, shortenedOutputs, droppedMessages, fixedTokens };
 }

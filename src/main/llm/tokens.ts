@@ -5,6 +5,8 @@ import type { ChatMessage, ToolSpec } from './types.js';
 import { imageSize } from './image-size.js';
 import { usesLegacyEncoding } from './model-traits.js';
 
+/** Special tokens (`<|endoftext|>`, `<|im_start|>`...) in a task, a page or a tool output are counted as the plain text they are. */
+const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 /** BPE is quadratic in the length of one pre-token: long runs (base64, minified code) are counted in slices. */
 const SLICE_CHARS = 1024;
 /** OpenAI's chat format: every message costs a few tokens around its content; the reply is primed with 3. */
@@ -53,7 +55,8 @@ export interface TokenCounter {
 
 /** Counts tokens with the model's tokenizer (o200k_base or cl100k_base). Message counts are memoised per object. */
 export function createTokenCounter(model: string, options: { vision: boolean }): TokenCounter {
-  const countRaw = usesLegacyEncoding(model) ? countCl100k : countO200k;
+  const countTokens = usesLegacyEncoding(model) ? countCl100k : countO200k;
+  const countRaw = (value: string): number => countTokens(value, PLAIN_TEXT);
   const memo = new WeakMap<ChatMessage, { contentLength: number; tokens: number }>();
 
   function text(value: string): number {

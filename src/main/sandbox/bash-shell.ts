@@ -1,9 +1,12 @@
 import { z } from 'zod';
+import type { DroppedMiddle } from './clip-output.js';
 import type { ProcessChannel, ProcessExit } from './process-channel.js';
 
 const READY_TIMEOUT_MS = 15_000;
 /** unread output kept while nobody collects it (a chatty background job); the middle is dropped beyond this */
 const UNREAD_CAP_CHARS = 1_000_000;
+/** after Ctrl-C, how long a command has to end before the shell's whole process group is killed */
+const STOP_GRACE_MS = 3_000;
 
 const ShellEventSchema = z.discriminatedUnion('ev', [
   z.object({ ev: z.literal('ready'), pid: z.number().int() }),
@@ -24,12 +27,14 @@ export interface ShellWaitOptions {
 
 export interface ShellTurn {
   output: string;
+  /** the middle of the output left out to bound memory (a command printing more than UNREAD_CAP_CHARS) */
+  dropped?: DroppedMiddle;
   /** set when the command finished during this turn */
   exitCode?: number;
   /** the command is still running after this turn */
   running: boolean;
   /** why the turn ended */
-  reason: 'done' | 'idle' | 'timeout' | 'aborted' | 'shell_exited' | 'not_running';
+  reason: 'done' | 'idle' | 'timeout' | 'aborted' | 'shell_exited' | 'not_running' | 'killed';
   /** the shell itself ended (the command ran `exit`, or the sandbox went away) */
   shellExit?: ProcessExit;
 }
@@ -106,6 +111,29 @@ export class BashShell {
     return this.collect(options);
   }
 
+  /**
+   * Stops the running command, for whoever needs it stopped (ctrl_c, a cancel, a timeout, a watchdog): Ctrl-C first;
+   * if the command has not ended after `graceMs` (it ignores SIGINT), SIGKILL to the shell's whole process group
+   * (the command, its children, background jobs and the shell itself). A killed shell is gone: the turn says
+   * `reason: 'killed'` and the next acquire starts a new shell.
+   */
+  async stop(options: { graceMs?: number; onOutput?: (text: string) => void } = {}): Promise<ShellTurn> {
+    if (!this.running) return this.collect({ maxWaitMs: 0 });
+    const interrupted = await this.interrupt({
+      maxWaitMs: options.graceMs ?? STOP_GRACE_MS,
+      onOutput: options.onOutput,
+    });
+    if (!interrupted.running) return interrupted;
+    await this.kill();
+    const rest = this.takeUnread();
+    const output = interrupted.output + rest.output;
+    const dropped =
+      interrupted.dropped ?? (rest.dropped && { ...rest.dropped, at: rest.dropped.at + interrupted.output.length });
+    this.runningId = undefined;
+    return { output, running: false, reason: 'killed', ...(dropped ? { dropped } : {}) };
+  }
+
+  /** Kills the shell's whole process group and ends the driver. */
   async kill(): Promise<void> {
     await this.channel.kill(this.pid);
   }
@@ -115,7 +143,7 @@ export class BashShell {
     const commandId = this.runningId;
     if (commandId === undefined || !this.alive) {
       const shellExit = this.exit;
-      return { output: this.takeUnread(), running: false, reason: 'not_running', ...(shellExit ? { shellExit } : {}) };
+      return { ...this.takeUnread(), running: false, reason: 'not_running', ...(shellExit ? { shellExit } : {}) };
     }
     const started = Date.now();
     let lastOutputAt = started;
@@ -146,26 +174,24 @@ export class BashShell {
       options.signal?.addEventListener('abort', check);
       check();
     });
-    const output = this.takeUnread();
+    const printed = this.takeUnread();
     if (reason === 'done') {
       const code = this.lastDone?.id === commandId ? this.lastDone.code : undefined;
-      return { output, running: false, reason, ...(code !== undefined ? { exitCode: code } : {}) };
+      return { ...printed, running: false, reason, ...(code !== undefined ? { exitCode: code } : {}) };
     }
     if (reason === 'shell_exited') {
       this.runningId = undefined;
-      return { output, running: false, reason, ...(this.exit ? { shellExit: this.exit } : {}) };
+      return { ...printed, running: false, reason, ...(this.exit ? { shellExit: this.exit } : {}) };
     }
-    return { output, running: true, reason };
+    return { ...printed, running: true, reason };
   }
 
-  private takeUnread(): string {
-    const note = this.droppedChars > 0 ? `\n[... ${this.droppedChars} characters of output dropped ...]\n` : '';
-    const text = this.unread;
+  private takeUnread(): { output: string; dropped?: DroppedMiddle } {
+    const output = this.unread;
+    const dropped = this.droppedChars > 0 ? { at: UNREAD_CAP_CHARS / 2, chars: this.droppedChars } : undefined;
     this.unread = '';
     this.droppedChars = 0;
-    if (!note) return text;
-    const half = Math.floor(text.length / 2);
-    return text.slice(0, half) + note + text.slice(half);
+    return dropped ? { output, dropped } : { output };
   }
 
   private receive(line: string): void {

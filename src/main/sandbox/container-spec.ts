@@ -1,12 +1,20 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import type Docker from 'dockerode';
+import { currentProcess, type OwnerProcess } from '../process/owner-process.js';
 import type { SandboxSettings } from './sandbox-settings.js';
 
 export const SESSION_LABEL = 'manus.session';
 /** which data folder the container's session lives in: orphans are judged only against their own folder's sessions */
 export const OWNER_LABEL = 'manus.owner';
 export const SANDBOX_LABEL = 'manus.sandbox';
+/** the process that made the container (pid, start time, host): once it is gone, nobody uses the container */
+export const OWNER_PID_LABEL = 'manus.owner.pid';
+export const OWNER_STARTED_LABEL = 'manus.owner.started';
+/** a container of another host sharing a remote engine is never judged by this host's process table */
+export const HOST_LABEL = 'manus.host';
+/** nor one made in another pid namespace of this host (a Flatpak app, a CLI inside a container) */
+export const PID_NAMESPACE_LABEL = 'manus.owner.pidns';
 /** a container made with other settings (limits, network, image) is replaced, not reused */
 export const CONFIG_LABEL = 'manus.sandbox.config';
 export const CONTAINER_WORKSPACE = '/workspace';
@@ -67,11 +75,30 @@ export function configFingerprint(settings: SandboxSettings, identity: SandboxId
     .slice(0, 16);
 }
 
-/** The hardened container of one session: each HostConfig line is a defence, said next to it. */
 export function ownerLabelOf(dataDir: string): string {
   return createHash('sha256').update(resolve(dataDir)).digest('hex').slice(0, 16);
 }
 
+export function ownerProcessLabels(owner: OwnerProcess): Record<string, string> {
+  return {
+    [OWNER_PID_LABEL]: String(owner.pid),
+    ...(owner.started ? { [OWNER_STARTED_LABEL]: owner.started } : {}),
+    [HOST_LABEL]: owner.host,
+    ...(owner.pidNamespace ? { [PID_NAMESPACE_LABEL]: owner.pidNamespace } : {}),
+  };
+}
+
+/** The owner process a container names, or undefined for a container made before owners were labelled. */
+export function ownerProcessOfLabels(labels: Record<string, string>): OwnerProcess | undefined {
+  const pid = Number(labels[OWNER_PID_LABEL]);
+  const host = labels[HOST_LABEL];
+  if (!labels[OWNER_PID_LABEL] || !Number.isInteger(pid) || !host) return undefined;
+  const started = labels[OWNER_STARTED_LABEL];
+  const pidNamespace = labels[PID_NAMESPACE_LABEL];
+  return { pid, host, ...(started ? { started } : {}), ...(pidNamespace ? { pidNamespace } : {}) };
+}
+
+/** The hardened container of one session: each HostConfig line is a defence, said next to it. */
 export function containerSpec(
   settings: SandboxSettings,
   sessionId: string,
@@ -90,6 +117,8 @@ export function containerSpec(
       [SESSION_LABEL]: sessionId,
       ...(owner ? { [OWNER_LABEL]: owner } : {}),
       [CONFIG_LABEL]: configFingerprint(settings, identity, workspace),
+      // the process creating the container owns it
+      ...ownerProcessLabels(currentProcess()),
     },
     // the container only idles; the work happens in attached execs that keep the session's state
     Cmd: ['sleep', 'infinity'],

@@ -63,8 +63,9 @@ export async function startDockerChannel(
     },
     exited,
     kill: async (pid) => {
-      // an exec has no kill endpoint: signal the pid from a second exec, then close our end (the driver exits on EOF)
-      if (pid !== undefined) await runQuietly(container, ['kill', '-KILL', String(pid)], spec.user);
+      // an exec has no kill endpoint: signal the pid's process group (its children too) from a second exec, then
+      // close our end (the driver exits on EOF)
+      if (pid !== undefined) await runQuietly(container, ['kill', '-KILL', '--', `-${pid}`, String(pid)], spec.user);
       stream.end();
       stream.destroy();
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 2000))]);

@@ -14,6 +14,7 @@ import { startDockerChannel } from './docker-channel.js';
 import { BASH_SHELL_SOURCE } from './drivers/bash-shell-source.js';
 import { PYTHON_REPL_SOURCE } from './drivers/python-repl-source.js';
 import { START_DOCKER_HINT, SandboxUnavailableError, errorText, requireEngine } from './engine.js';
+import { containerOwnership } from './orphan-sandboxes.js';
 import { PythonRepl } from './python-repl.js';
 import type { SandboxSettings } from './sandbox-settings.js';
 import { ensureImage } from './sandbox-image.js';
@@ -168,7 +169,8 @@ export class DockerSandbox implements Sandbox {
     this.idleTimer.unref();
   }
 
-  private async stopForIdle(): Promise<void> {
+  /** Stops the container unless a call is under way; the next call starts it again, saying state was reset. */
+  async stopForIdle(): Promise<void> {
     if (this.activeCalls > 0 || !this.live) return;
     await this.stopDrivers();
     this.stoppedForIdle = true;
@@ -215,7 +217,8 @@ export class DockerSandbox implements Sandbox {
           this.stoppedForIdle = false;
           const idleMinutes = Math.round(this.options.settings.idleTimeoutMs / 6000) / 10;
           notes.push(
-            `[The sandbox had been stopped after ${idleMinutes} min without use and was started again: Python variables, ` +
+            `[The sandbox had been stopped after ${idleMinutes} min without use (or to keep few idle sandboxes running) ` +
+              'and was started again: Python variables, ' +
               'shell state and background jobs were reset; files in /workspace are kept.]',
           );
           return notes;
@@ -243,15 +246,19 @@ export class DockerSandbox implements Sandbox {
     return notes;
   }
 
-  /** A container this session left behind (earlier turn, app restart) is reused when it was made with the same settings. */
+  /** A container this process left for this session (an earlier turn) is reused when it was made with the same settings. */
   private async adoptExisting(): Promise<LiveContainer | undefined> {
     const { docker, sessionId, settings, identity, workspace } = this.options;
     const found = await docker.listContainers({ all: true, filters: { label: [`${SESSION_LABEL}=${sessionId}`] } });
     const fingerprint = configFingerprint(settings, identity, workspace);
     let adopted: LiveContainer | undefined;
     for (const info of found) {
+      const ownership = containerOwnership(info.Labels);
+      // another live process's container of this session (the app between turns) is that process's to keep
+      if (ownership === 'another process') continue;
       const container = docker.getContainer(info.Id);
-      if (adopted || info.Labels[CONFIG_LABEL] !== fingerprint) {
+      // a container of a process that is gone names a dead owner: the next start would sweep it away under us
+      if (adopted || ownership === 'nobody' || info.Labels[CONFIG_LABEL] !== fingerprint) {
         await container.remove({ force: true }).catch(() => undefined);
         continue;
       }

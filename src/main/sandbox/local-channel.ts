@@ -42,9 +42,19 @@ export function startLocalChannel(spec: LocalProcessSpec): ProcessChannel {
       return ended;
     },
     exited,
-    kill: async () => {
+    kill: async (pid) => {
+      if (pid !== undefined) killGroup(pid);
       child.kill('SIGKILL');
       await exited;
     },
   };
+}
+
+/** SIGKILL to the process group `pid` leads: the driver's command and every child it started. */
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // the group is already gone
+  }
 }

@@ -18,7 +18,7 @@ export interface ProcessChannel {
   /** true as soon as the stream closed, before `exited` knows why */
   readonly ended: boolean;
   readonly exited: Promise<ProcessExit>;
-  /** end the process for good (`pid`: its id as the driver reported it, inside the container) */
+  /** end the process for good, with the process group `pid` leads (`pid`: as the driver reported it, inside the container) */
   kill(pid?: number): Promise<void>;
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { DroppedMiddle } from './clip-output.js';
 import type { ProcessChannel, ProcessExit } from './process-channel.js';
 
 const READY_TIMEOUT_MS = 15_000;
@@ -13,6 +14,7 @@ const ReplEventSchema = z.discriminatedUnion('ev', [
     id: z.number().int(),
     error: z.boolean(),
     dropped: z.number().int(),
+    tail: z.string().default(''),
     images: z.array(z.object({ data: z.string(), path: z.string().nullable() })),
   }),
 ]);
@@ -29,8 +31,8 @@ export interface PythonRunResult {
   output: string;
   failed: boolean;
   images: PythonFigure[];
-  /** characters the interpreter dropped beyond its own cap */
-  dropped: number;
+  /** the middle of the output the interpreter left out beyond its own cap (its head and tail are kept) */
+  dropped?: DroppedMiddle;
   /** the cell was interrupted: it ran past its timeout, or the call was cancelled */
   interrupted?: 'timeout' | 'cancelled';
   /** the interpreter is gone (killed, crashed, out of memory, engine lost): its state is lost */
@@ -146,12 +148,12 @@ export class PythonRepl {
     }
     if ('exit' in outcome)
       return this.finishLost(describeExit(outcome.exit, this.stderrTail), interrupted, outcome.exit);
-    const output = this.takeOutput();
+    const head = this.takeOutput();
     return {
-      output,
+      output: head + outcome.tail,
       failed: outcome.error,
       images: outcome.images.map((image) => ({ data: image.data, ...(image.path ? { path: image.path } : {}) })),
-      dropped: outcome.dropped,
+      ...(outcome.dropped > 0 ? { dropped: { at: head.length, chars: outcome.dropped } } : {}),
       ...(interrupted ? { interrupted } : {}),
     };
   }
@@ -208,7 +210,7 @@ function parseEvent(line: string): ReplEvent | undefined {
 }
 
 function emptyResult(): PythonRunResult {
-  return { output: '', failed: true, images: [], dropped: 0 };
+  return { output: '', failed: true, images: [] };
 }
 
 function describeExit(exit: ProcessExit, stderr: string): string {

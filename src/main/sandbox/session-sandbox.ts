@@ -2,7 +2,7 @@ import type Docker from 'dockerode';
 import { dataDirOf, settingsOf } from '../config/session-settings.js';
 import { defineResource } from '../session/resources.js';
 import type { ToolContext } from '../tool/tool.js';
-import { OWNER_LABEL, SANDBOX_LABEL, SESSION_LABEL, ownerLabelOf, sandboxIdentity } from './container-spec.js';
+import { SESSION_LABEL, ownerLabelOf, sandboxIdentity } from './container-spec.js';
 import { DockerSandbox } from './docker-sandbox.js';
 import { dockerClient } from './engine.js';
 import { LOCAL_SANDBOX_WARNING, LocalSandbox } from './local-sandbox.js';
@@ -10,6 +10,8 @@ import type { Sandbox } from './sandbox.js';
 
 /** live docker sandboxes by session, so a session deleted elsewhere can take its container with it */
 const liveSandboxes = new Map<string, DockerSandbox>();
+/** warm sandboxes of sessions whose turn ended, oldest idle first (a Set keeps insertion order) */
+const parkedSandboxes = new Set<DockerSandbox>();
 
 /** The session's sandbox: created at the first code tool call, kept across steps and turns. */
 export const sandboxResource = defineResource<Sandbox>({
@@ -30,6 +32,7 @@ export const sandboxResource = defineResource<Sandbox>({
     return sandbox;
   },
   async dispose(sandbox) {
+    if (sandbox instanceof DockerSandbox) parkedSandboxes.delete(sandbox);
     await sandbox.dispose();
   },
 });
@@ -56,6 +59,7 @@ export async function sandboxFor(ctx: ToolContext): Promise<Sandbox> {
 export async function removeSessionSandbox(sessionId: string, docker: Docker = dockerClient()): Promise<void> {
   const live = liveSandboxes.get(sessionId);
   liveSandboxes.delete(sessionId);
+  if (live) parkedSandboxes.delete(live);
   await live?.destroy();
   const left = await docker
     .listContainers({ all: true, filters: { label: [`${SESSION_LABEL}=${sessionId}`] } })
@@ -70,39 +74,27 @@ export async function removeSessionSandbox(sessionId: string, docker: Docker = d
   );
 }
 
-export interface OrphanCleanupOptions {
-  docker?: Docker;
-  /** only sessions for which this is true are considered (another app instance's sessions are not ours to judge) */
-  ownsSession?: (sessionId: string) => boolean;
-  /** only containers of sessions of this data folder are considered */
-  dataDir?: string;
-}
-
-/** At start: remove sandbox containers whose session no longer exists. Returns the ids removed. */
-export async function cleanupOrphanSandboxes(
-  liveSessionIds: Iterable<string>,
-  options: OrphanCleanupOptions = {},
-): Promise<string[]> {
-  const docker = options.docker ?? dockerClient();
-  const keep = new Set(liveSessionIds);
-  const labels = options.dataDir ? [SANDBOX_LABEL, `${OWNER_LABEL}=${ownerLabelOf(options.dataDir)}`] : [SANDBOX_LABEL];
-  const all = await docker.listContainers({ all: true, filters: { label: labels } });
-  const orphans = all.filter((info) => {
-    const sessionId = info.Labels[SESSION_LABEL] ?? '';
-    return !keep.has(sessionId) && (options.ownsSession?.(sessionId) ?? true);
-  });
-  await Promise.all(
-    orphans.map((info) =>
-      docker
-        .getContainer(info.Id)
-        .remove({ force: true })
-        .catch(() => undefined),
-    ),
-  );
-  return orphans.map((info) => info.Id);
-}
-
 /** The session's docker sandbox when one is running in this process (status, tests). */
 export function liveDockerSandbox(sessionId: string): DockerSandbox | undefined {
   return liveSandboxes.get(sessionId);
+}
+
+/**
+ * The session's turn ended: its warm sandbox joins the idle ones; beyond `maxIdle` the oldest idle are stopped
+ * (the idle timeout still stops each one later). A stopped one starts again at its session's next call.
+ */
+export async function parkSandbox(sessionId: string, maxIdle: number): Promise<void> {
+  const sandbox = liveSandboxes.get(sessionId);
+  if (!sandbox) return;
+  parkedSandboxes.delete(sandbox);
+  parkedSandboxes.add(sandbox);
+  const excess = [...parkedSandboxes].slice(0, Math.max(0, parkedSandboxes.size - maxIdle));
+  for (const oldest of excess) parkedSandboxes.delete(oldest);
+  await Promise.all(excess.map((oldest) => oldest.stopForIdle()));
+}
+
+/** The session runs again: its sandbox is in use, not idle. */
+export function unparkSandbox(sessionId: string): void {
+  const sandbox = liveSandboxes.get(sessionId);
+  if (sandbox) parkedSandboxes.delete(sandbox);
 }

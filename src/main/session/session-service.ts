@@ -21,7 +21,7 @@ import type { ModeRunner, RunContext, RunResult, StartTaskRequest } from './mode
 import { SessionResources } from './resources.js';
 import { withSessionHooks } from './session-llm.js';
 import { describeError } from './run-errors.js';
-import { clearRunning, markRunning, recoverDeadRuns } from './run-markers.js';
+import { claimRun, clearRunning, recoverDeadRuns } from './run-markers.js';
 
 export type { RunResult, StartTaskRequest } from './mode-runner.js';
 
@@ -108,10 +108,13 @@ export class SessionService {
     const llmConfig = resolveLlmConfig(settings, request.model);
     const existing = request.sessionId ? this.requireSession(request.sessionId) : undefined;
     if (existing && this.isRunning(existing.id)) throw new Error(`Session ${existing.id} is already running.`);
+    // another process running it refuses this one before anything is written
+    if (existing) claimRun(this.store, this.options.dataDir, existing.id);
     const mode = request.mode ?? existing?.mode ?? 'agent';
     const session = existing
       ? this.store.updateSession(existing.id, { status: 'running', mode, model: llmConfig.model })
       : this.createSession(request, mode, llmConfig.model);
+    if (!existing) claimRun(this.store, this.options.dataDir, session.id);
     this.emit({ type: 'session', sessionId: session.id, action: existing ? 'status' : 'created', session });
     this.emit({
       type: 'message',
@@ -130,6 +133,7 @@ export class SessionService {
     if (this.isRunning(sessionId)) throw new Error(`Session ${sessionId} is already running.`);
     const settings = this.options.settings();
     const llmConfig = resolveLlmConfig(settings, existing.model);
+    claimRun(this.store, this.options.dataDir, sessionId);
     const session = this.store.updateSession(sessionId, { status: 'running' });
     this.emit({ type: 'session', sessionId, action: 'status', session });
     this.emit({
@@ -269,7 +273,6 @@ export class SessionService {
       (error: unknown) => this.settleError(session.id, error, abort.signal),
     );
     live.running = running;
-    markRunning(this.options.dataDir, session.id);
     void running.finally(() => {
       clearRunning(this.options.dataDir, session.id);
       if (live.running === running) {

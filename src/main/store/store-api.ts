@@ -52,6 +52,8 @@ export interface SessionStore {
   searchSessions(query: string, limit?: number): SessionSearchHit[];
   /** sessions left `running` by a process that died become `interrupted`; returns their ids */
   markRunningAsInterrupted(): string[];
+  /** runs `work` holding the database's write lock: the same call in another process waits (e.g. to take a run lock) */
+  exclusive<T>(work: () => T): T;
 
   /** appends atomically, assigning the next per-session seq; returns the stored event */
   appendEvent(event: UnsequencedEvent): CoreEvent;

@@ -246,6 +246,11 @@ export class Store implements SessionStore {
     return rows.map((json) => JSON.parse(json) as CoreEvent);
   }
 
+  exclusive<T>(work: () => T): T {
+    // BEGIN IMMEDIATE: the write lock is taken at once, so two processes cannot both read before either writes
+    return this.db.transaction(work).immediate();
+  }
+
   appendMemory(sessionId: string, agent: string, messages: ChatMessage[]): void {
     const rows = this.memoryRows(messages);
     this.db.transaction(() => {

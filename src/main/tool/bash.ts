@@ -1,14 +1,11 @@
 import { z } from 'zod';
 import { settingsOf } from '../config/session-settings.js';
 import type { BashShell, ShellTurn, ShellWaitOptions } from '../sandbox/bash-shell.js';
-import { clipOutput } from '../sandbox/clip-output.js';
+import { clipBetween } from '../sandbox/clip-output.js';
 import { SandboxUnavailableError, errorText } from '../sandbox/engine.js';
 import { sandboxFor } from '../sandbox/session-sandbox.js';
 import { toolProgress } from '../sandbox/tool-progress.js';
 import { defineTool, toolError, toolOutput, type ToolResult } from './tool.js';
-
-/** after Ctrl-C, how long to wait for the command to wind down before saying it is still running */
-const CTRL_C_WAIT_MS = 3_000;
 
 export const BashParameters = z.object({
   command: z
@@ -22,12 +19,20 @@ export const BashParameters = z.object({
     .positive()
     .max(3600)
     .optional()
-    .describe('Longest this call waits, in seconds (default 120). The command keeps running after it.'),
+    .describe(
+      'Longest the command may run, in seconds (default 120); then it is stopped (Ctrl-C, or killed with the shell if ' +
+        'it ignores that). A command that goes quiet before returns early and keeps running.',
+    ),
   input: z
     .string()
     .optional()
     .describe('Text typed into the running command (a newline is added unless present), e.g. an answer to a prompt.'),
-  ctrl_c: z.boolean().optional().describe('Send Ctrl-C (SIGINT) to the running command.'),
+  ctrl_c: z
+    .boolean()
+    .optional()
+    .describe(
+      'Send Ctrl-C (SIGINT) to the running command; one that ignores it is killed, with the shell (its state is lost).',
+    ),
   wait_seconds: z
     .number()
     .positive()
@@ -67,10 +72,13 @@ export const bashTool = defineTool({
     try {
       const { driver: shell, notes } = await sandbox.acquireShell((text) => progress.push(`${text}\n`, true));
       try {
-        const outcome = await drive(shell, args, waitOptions);
+        let outcome = await drive(shell, args, waitOptions);
         if (typeof outcome === 'string') return toolError([...notes, outcome].join('\n'));
-        if (outcome.reason === 'aborted' && shell.running) void shell.interrupt({ maxWaitMs: 0 });
-        if (outcome.shellExit) sandbox.markLossReported('shell');
+        // a cancelled call leaves nothing running: a command that ignores Ctrl-C is killed with its shell
+        if (outcome.reason === 'aborted' && shell.running) {
+          outcome = { ...mergeTurns([outcome, await shell.stop()]), stoppedFor: 'cancel' };
+        }
+        if (outcome.shellExit || outcome.reason === 'killed') sandbox.markLossReported('shell');
         return describeTurn(outcome, notes, waitOptions, settings.agent.maxObserve);
       } finally {
         progress.stop();
@@ -83,12 +91,20 @@ export const bashTool = defineTool({
   },
 });
 
+/** A call's turns merged, with why the tool stopped the command when it did. */
+type BashOutcome = ShellTurn & { stoppedFor?: 'timeout' | 'cancel'; notRun?: boolean };
+
 /** Applies ctrl_c, then input, then command, then waiting, merging what each step printed. A string is a refusal. */
-async function drive(shell: BashShell, args: BashArgs, options: ShellWaitOptions): Promise<ShellTurn | string> {
+async function drive(shell: BashShell, args: BashArgs, options: ShellWaitOptions): Promise<BashOutcome | string> {
   const turns: ShellTurn[] = [];
   if (args.ctrl_c) {
-    if (!shell.running) turns.push({ output: '', running: false, reason: 'not_running' });
-    else turns.push(await shell.interrupt({ ...options, idleMs: undefined, maxWaitMs: CTRL_C_WAIT_MS }));
+    const stopped = shell.running
+      ? await shell.stop({ onOutput: options.onOutput })
+      : { output: '', running: false, reason: 'not_running' as const };
+    // the shell went with the command: a new one starts with the next call
+    if (stopped.reason === 'killed')
+      return { ...stopped, notRun: args.command !== undefined || args.input !== undefined };
+    turns.push(stopped);
   }
   const waitFor =
     args.wait_seconds !== undefined ? { ...options, idleMs: undefined, maxWaitMs: args.wait_seconds * 1000 } : options;
@@ -104,7 +120,13 @@ async function drive(shell: BashShell, args: BashArgs, options: ShellWaitOptions
         'input to answer it, or ctrl_c: true to stop it (ctrl_c can be combined with a new command).'
       );
     }
-    turns.push(await shell.run(args.command, options));
+    const ran = await shell.run(args.command, options);
+    turns.push(ran);
+    // the command ran out of its time: stop it (a cancelled one is stopped by the caller)
+    if (ran.reason === 'timeout') {
+      turns.push(await shell.stop({ onOutput: options.onOutput }));
+      return { ...mergeTurns(turns), stoppedFor: 'timeout' };
+    }
   } else if (args.input === undefined && args.wait_seconds !== undefined) {
     turns.push(await shell.wait(waitFor));
   }
@@ -119,33 +141,50 @@ function mergeTurns(turns: ShellTurn[]): ShellTurn {
     const lines = [turn.output.trim() ? turn.output.replace(/\n$/, '') : '', `[exit code ${turn.exitCode}]`];
     return `${lines.filter(Boolean).join('\n')}\n`;
   });
-  return { ...last, output: earlier.join('') + last.output };
+  // the driver's middle cut, moved to where its turn starts in the merged output (one per call in practice)
+  let dropped: ShellTurn['dropped'];
+  let offset = 0;
+  turns.forEach((turn, index) => {
+    if (turn.dropped) dropped = { ...turn.dropped, at: turn.dropped.at + offset };
+    offset += earlier[index]?.length ?? 0;
+  });
+  return { ...last, output: earlier.join('') + last.output, ...(dropped ? { dropped } : {}) };
 }
 
-function describeTurn(turn: ShellTurn, notes: string[], options: ShellWaitOptions, maxObserve: number): ToolResult {
-  const parts = [...notes];
-  parts.push(turn.output.replace(/\n$/, ''));
-  if (turn.exitCode !== undefined && !turn.running) parts.push(`[exit code ${turn.exitCode}]`);
-  if (turn.reason === 'not_running' && turn.exitCode === undefined) parts.push('[no command is running]');
+const KILLED_NOTE =
+  'The command did not stop on Ctrl-C, so it was killed together with its shell (the whole process group). The next ' +
+  'call starts a new shell: the working directory, variables and background jobs were lost; files in the workspace are kept.';
+
+function describeTurn(turn: BashOutcome, notes: string[], options: ShellWaitOptions, maxObserve: number): ToolResult {
+  // everything after the output is added after clipping it, so the exit code and notes always reach the model
+  const status: string[] = [];
+  if (turn.stoppedFor === 'timeout') {
+    status.push(`[stopped: the command ran longer than its timeout of ${options.maxWaitMs / 1000} s; Ctrl-C was sent]`);
+  }
+  if (turn.stoppedFor === 'cancel') status.push('[stopped: the call was cancelled; Ctrl-C was sent]');
+  if (turn.exitCode !== undefined && !turn.running) status.push(`[exit code ${turn.exitCode}]`);
+  if (turn.reason === 'not_running' && turn.exitCode === undefined) status.push('[no command is running]');
   if (turn.running) {
     const why =
       turn.reason === 'idle'
         ? `no new output for ${(options.idleMs ?? 0) / 1000} s`
-        : turn.reason === 'aborted'
-          ? 'the call was cancelled; Ctrl-C was sent'
-          : 'this call waited as long as allowed';
-    parts.push(
+        : 'this call waited as long as allowed';
+    status.push(
       `[still running (${why}). It keeps running: call bash with wait_seconds to wait for more output, input to type ` +
         'into it, or ctrl_c: true to interrupt it.]',
     );
   }
   let system: string | undefined;
-  if (turn.shellExit) {
+  if (turn.reason === 'killed') {
+    system = KILLED_NOTE;
+    status.push(`[${system}]`);
+    if (turn.notRun) status.push('[The new command or input of this call was not run: call bash again with it.]');
+  } else if (turn.shellExit) {
     system = turn.shellExit.lost
       ? 'The sandbox stopped during the command (container or Docker engine gone): shell state was lost; the next call starts a new one.'
       : `The shell exited (code ${turn.shellExit.code ?? 'unknown'}). The next call starts a new shell: working directory, variables and background jobs are reset.`;
-    parts.push(`[${system}]`);
+    status.push(`[${system}]`);
   }
-  const text = clipOutput(parts.filter((part) => part.length > 0).join('\n'), maxObserve);
+  const text = clipBetween(notes, turn.output.replace(/\n$/, ''), status, maxObserve, turn.dropped);
   return toolOutput(text || '(no output)', system ? { system } : {});
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Image } from '../../shared/events.js';
 import { settingsOf } from '../config/session-settings.js';
-import { clipOutput } from '../sandbox/clip-output.js';
+import { clipBetween } from '../sandbox/clip-output.js';
 import { SandboxUnavailableError, errorText } from '../sandbox/engine.js';
 import type { PythonRunResult } from '../sandbox/python-repl.js';
 import { sandboxFor } from '../sandbox/session-sandbox.js';
@@ -56,15 +56,15 @@ export const pythonExecuteTool = defineTool({
 });
 
 function describeRun(result: PythonRunResult, notes: string[], timeoutMs: number, maxObserve: number): ToolResult {
-  const parts = [...notes];
-  parts.push(result.output.length > 0 ? result.output.replace(/\n$/, '') : result.failed ? '' : '(no output)');
-  if (result.dropped > 0) parts.push(`[... ${result.dropped} more characters of output were not kept ...]`);
+  const output = result.output.length > 0 ? result.output.replace(/\n$/, '') : result.failed ? '' : '(no output)';
+  // what follows the output is added after clipping it, so it always reaches the model
+  const status: string[] = [];
   const interruption =
     result.interrupted === 'timeout'
       ? `Interrupted after ${timeoutMs / 1000} s (the timeout)`
       : 'Interrupted (the call was cancelled)';
   if (result.interrupted && !result.lost) {
-    parts.push(`[${interruption}. The interpreter is still running: state is kept.]`);
+    status.push(`[${interruption}. The interpreter is still running: state is kept.]`);
   }
   let system: string | undefined;
   if (result.lost) {
@@ -72,7 +72,7 @@ function describeRun(result: PythonRunResult, notes: string[], timeoutMs: number
       ? `${interruption}, but ${result.lost.reason}.`
       : `The interpreter died: ${result.lost.reason}.`;
     system = `${when} All Python state (variables, imports, open files) was lost; a fresh interpreter starts with the next call. Files in /workspace are kept.`;
-    parts.push(`[${system}]`);
+    status.push(`[${system}]`);
   }
   const images: Image[] = result.images.map((figure) => ({
     mimeType: 'image/png',
@@ -80,11 +80,11 @@ function describeRun(result: PythonRunResult, notes: string[], timeoutMs: number
     ...(figure.path ? { path: figure.path } : {}),
   }));
   if (images.length > 0) {
-    parts.push(
+    status.push(
       images.map((image, index) => `[figure ${index + 1} saved to ${image.path ?? '(not saved)'}]`).join('\n'),
     );
   }
-  const text = clipOutput(parts.filter((part) => part.length > 0).join('\n'), maxObserve);
+  const text = clipBetween(notes, output, status, maxObserve, result.dropped);
   const extra = { ...(images.length > 0 ? { images } : {}), ...(system ? { system } : {}) };
   if (!result.failed) return toolOutput(text, extra);
   const error = system

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { SessionResources } from '../../session/resources.js';
 import { provideSettings } from '../../config/session-settings.js';
+import { removeSessionSandbox, sandboxResource } from '../../sandbox/session-sandbox.js';
 import type { AppSettings } from '../../config/settings.js';
 import { sessionWorkspaceDir } from '../../store/data-dir.js';
 import type { AnyTool } from '../../tool/tool.js';
@@ -95,6 +96,8 @@ export function mcpServerCommand(deps: McpServerDeps): Command {
           await http.close();
         } finally {
           await service.close();
+          // the served tools' session ends with this process: its container goes too instead of staying behind stopped
+          if (resources.has(sandboxResource)) await removeSessionSandbox(id);
           await resources.disposeAll();
         }
       });

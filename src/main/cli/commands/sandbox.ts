@@ -8,6 +8,7 @@ import {
   sandboxStatus,
   type SandboxStatus,
 } from '../../sandbox/sandbox-admin.js';
+import { removeOrphanSandboxes, type RemovedSandbox } from '../../sandbox/orphan-sandboxes.js';
 
 interface BuildOptions {
   offline?: boolean;
@@ -15,7 +16,7 @@ interface BuildOptions {
   image?: string;
 }
 
-/** `manus sandbox build|status`: make the sandbox image and see what runs. */
+/** `manus sandbox build|status|prune`: make the sandbox image, see what runs, remove what nobody uses. */
 export function sandboxCommand(): Command {
   const sandbox = new Command('sandbox').description('the Docker sandbox where code runs');
 
@@ -46,7 +47,41 @@ export function sandboxCommand(): Command {
       if (!status.engine.reachable) process.exitCode = 1;
     });
 
+  sandbox
+    .command('prune')
+    .description(
+      'remove sandbox containers nobody uses: those of manus processes that are gone (this host only), and of deleted sessions',
+    )
+    .option('--all', 'also the stopped (idle) containers of manus processes still running; running containers stay')
+    .option('--json', 'as JSON')
+    .action(async (options: { all?: boolean; json?: boolean }, command: Command) => {
+      const docker = dockerClient();
+      await requireEngine(docker);
+      const context = openCliContext({ dataDir: command.optsWithGlobals<{ dataDir?: string }>().dataDir });
+      let removed: RemovedSandbox[];
+      try {
+        const liveSessionIds = context.store.listSessions().map((session) => session.id);
+        removed = await removeOrphanSandboxes({
+          docker,
+          dataDir: context.dataDir,
+          liveSessionIds,
+          includeIdle: options.all ?? false,
+        });
+      } finally {
+        context.close();
+      }
+      process.stdout.write(options.json ? `${JSON.stringify(removed, null, 2)}\n` : describeRemoved(removed));
+    });
+
   return sandbox;
+}
+
+function describeRemoved(removed: RemovedSandbox[]): string {
+  if (removed.length === 0) return 'No sandbox container to remove.\n';
+  const lines = removed.map(
+    (container) => `  ${container.id.slice(0, 12)}  ${container.reason.padEnd(15)} session ${container.sessionId}`,
+  );
+  return `Removed ${removed.length} sandbox container(s):\n${lines.join('\n')}\n`;
 }
 
 /** the image named in the saved settings (sandbox.image) */

@@ -5,6 +5,7 @@ import { openCliContext, type CliContext } from '../cli-context.js';
 import { deleteSessionEverywhere } from '../../store/session-files.js';
 import { exportSessionJson, exportSessionMarkdown } from '../../store/export.js';
 import { positiveInt } from '../run-session.js';
+import { terminalText } from '../output/terminal-text.js';
 import { removeSessionSandbox } from '../../sandbox/session-sandbox.js';
 
 async function withContext(command: Command, body: (context: CliContext) => void | Promise<void>): Promise<void> {
@@ -24,7 +25,7 @@ function requireSession(context: CliContext, id: string): SessionInfo {
 
 function sessionLine(session: SessionInfo): string {
   const when = new Date(session.updatedAt).toISOString().replace('T', ' ').slice(0, 16);
-  return `${session.id}  ${session.status.padEnd(11)} ${session.mode.padEnd(8)} ${when}  ${session.title}`;
+  return `${session.id}  ${session.status.padEnd(11)} ${session.mode.padEnd(8)} ${when}  ${terminalText(session.title)}`;
 }
 
 /** `manus sessions ...`: list, show, rename, delete and export saved sessions. */
@@ -55,7 +56,7 @@ export function sessionsCommand(): Command {
     .action((id: string, _options: unknown, command: Command) =>
       withContext(command, (context) => {
         requireSession(context, id);
-        process.stdout.write(exportSessionMarkdown(context.store, id));
+        process.stdout.write(terminalText(exportSessionMarkdown(context.store, id)));
       }),
     );
 

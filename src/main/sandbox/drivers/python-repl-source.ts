@@ -6,10 +6,18 @@
 export const PYTHON_REPL_SOURCE = String.raw`
 import ast, base64, io, json, linecache, os, queue, signal, sys, threading, traceback, codecs, warnings
 
-OUTPUT_CAP = int(os.environ.get('MANUS_OUTPUT_CAP', '2000000'))
+# a cell's output beyond HEAD_CAP characters is not streamed; its last TAIL_CAP characters are kept for the done event
+HEAD_CAP = int(os.environ.get('MANUS_OUTPUT_CAP', '2000000'))
+TAIL_CAP = HEAD_CAP // 4
 MPL_CACHE_SEED = '/opt/manus/matplotlib'
 WORKSPACE = os.environ.get('MANUS_WORKSPACE') or os.getcwd()
 SENTINEL = os.urandom(16).hex().encode()
+
+# our own process group: killing it (timeout, cancel) takes every child the user's code started
+try:
+    os.setsid()
+except OSError:
+    pass
 
 proto_out = os.fdopen(os.dup(1), 'wb', buffering=0)
 proto_in = os.fdopen(os.dup(0), 'rb')
@@ -59,22 +67,23 @@ seed_matplotlib_cache()
 warnings.filterwarnings('ignore', message='.*non-GUI backend.*')
 warnings.filterwarnings('ignore', message='.*FigureCanvasAgg is non-interactive.*')
 
-state = {'cell': None, 'sent': 0, 'dropped': 0, 'busy': False}
+state = {'cell': None, 'sent': 0, 'dropped': 0, 'tail': '', 'busy': False}
 drained = threading.Event()
 
 def forward(raw, decoder):
     text = decoder.decode(raw)
     if not text:
         return
-    room = OUTPUT_CAP - state['sent']
-    if room <= 0:
-        state['dropped'] += len(text)
-        return
-    if len(text) > room:
-        state['dropped'] += len(text) - room
-        text = text[:room]
-    state['sent'] += len(text)
-    send({'ev': 'out', 'id': state['cell'], 'data': text})
+    room = HEAD_CAP - state['sent']
+    if room > 0:
+        head = text[:room]
+        state['sent'] += len(head)
+        send({'ev': 'out', 'id': state['cell'], 'data': head})
+        text = text[room:]
+    if text:
+        tail = state['tail'] + text
+        state['dropped'] += max(0, len(tail) - TAIL_CAP)
+        state['tail'] = tail[-TAIL_CAP:]
 
 def pending_sentinel_length(buffer):
     # only a tail that could be the start of the sentinel waits for the next read
@@ -202,7 +211,7 @@ def main():
         if message.get('op') != 'exec':
             continue
         cell_id = message.get('id')
-        state.update(cell=cell_id, sent=0, dropped=0, busy=True)
+        state.update(cell=cell_id, sent=0, dropped=0, tail='', busy=True)
         try:
             failed, images = run_cell(cell_id, message.get('code', ''))
         except KeyboardInterrupt:
@@ -218,7 +227,7 @@ def main():
         drained.clear()
         os.write(1, SENTINEL)
         drained.wait(5)
-        send({'ev': 'done', 'id': cell_id, 'error': failed, 'dropped': state['dropped'], 'images': images})
+        send({'ev': 'done', 'id': cell_id, 'error': failed, 'dropped': state['dropped'], 'tail': state['tail'], 'images': images})
 
 main()
 `;
