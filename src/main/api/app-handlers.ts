@@ -7,8 +7,9 @@ import { testConnection } from '../llm/connection.js';
 import { restoreMaskedSecrets, maskSecrets } from '../store/settings-secrets.js';
 import { McpManager } from '../mcp/mcp-manager.js';
 import { parseMcpConfigFile } from '../mcp/config-file.js';
+import { chooseEngine } from '../sandbox/engine-choice.js';
 import { dockerClient } from '../sandbox/engine.js';
-import { sandboxStatus, type SandboxStatus } from '../sandbox/sandbox-admin.js';
+import { sandboxStatus } from '../sandbox/sandbox-admin.js';
 import { SandboxBuildJobs } from './sandbox-build-job.js';
 import {
   confinedPath,
@@ -110,20 +111,25 @@ export function createAppHandlers(options: {
       return { servers: maskSecrets({ mcp: { servers } }).mcp.servers };
     },
     sandboxStatus: async () => {
-      const image = settings.read().sandbox.image;
-      const status = await sandboxStatus(dockerClient(), image).catch(
-        (error: Error): Pick<SandboxStatus, 'engine' | 'image'> => ({
-          engine: { reachable: false, error: error.message, host: '' },
+      const { image, engine, workspace } = settings.read().sandbox;
+      try {
+        const choice = chooseEngine(engine);
+        const status = await sandboxStatus(dockerClient(choice), image, choice, workspace);
+        return {
+          engine: { reachable: status.engine.reachable, version: status.engine.version, error: status.engine.error },
+          image: { name: status.image.name, present: status.image.present, sizeMb: status.image.sizeMb },
+          build: builds.current(),
+        };
+      } catch (error) {
+        // a context that does not exist, an engine that fails mid-answer
+        return {
+          engine: { reachable: false, error: (error as Error).message },
           image: { name: image, present: false },
-        }),
-      );
-      return {
-        engine: { reachable: status.engine.reachable, version: status.engine.version, error: status.engine.error },
-        image: { name: status.image.name, present: status.image.present, sizeMb: status.image.sizeMb },
-        build: builds.current(),
-      };
+          build: builds.current(),
+        };
+      }
     },
-    buildSandbox: ({ method }) => builds.start(method, settings.read().sandbox.image),
+    buildSandbox: ({ method }) => builds.start(method, settings.read().sandbox.image, settings.read().sandbox.engine),
     listWorkspace: async ({ sessionId }) => {
       const root = workspaceOf(sessionId);
       return { root, ...(await listWorkspace(root)) };

@@ -1,4 +1,5 @@
 import type { SandboxBuildJob } from '../../shared/contract.js';
+import { chooseEngine } from '../sandbox/engine-choice.js';
 import { dockerClient, errorText, requireEngine } from '../sandbox/engine.js';
 import { buildImageFromDockerfile, buildImageOffline } from '../sandbox/sandbox-admin.js';
 import { ensureImage } from '../sandbox/sandbox-image.js';
@@ -17,7 +18,7 @@ export class SandboxBuildJobs {
   }
 
   /** Starts a build unless one runs; returns at once, progress arrives through current(). */
-  start(method: NonNullable<SandboxBuildJob['method']>, image: string): SandboxBuildJob {
+  start(method: NonNullable<SandboxBuildJob['method']>, image: string, engine?: string): SandboxBuildJob {
     if (this.job.state === 'running') return this.job;
     this.job = { state: 'running', method, lines: [], percent: method === 'offline' ? undefined : 0 };
     const signal = AbortSignal.timeout(BUILD_TIMEOUT_MS);
@@ -29,7 +30,7 @@ export class SandboxBuildJobs {
       else if (method === 'pull' && percent) next = Math.min(100, Number(percent[1]));
       this.job = { ...this.job, lines: [...this.job.lines, line].slice(-KEPT_LINES), percent: next };
     };
-    void this.run(method, image, progress, signal).then(
+    void this.run(method, image, engine, progress, signal).then(
       () => (this.job = { ...this.job, state: 'done', percent: 100 }),
       (error: unknown) => (this.job = { ...this.job, state: 'failed', error: errorText(error) }),
     );
@@ -39,12 +40,14 @@ export class SandboxBuildJobs {
   private async run(
     method: NonNullable<SandboxBuildJob['method']>,
     image: string,
+    engineSetting: string | undefined,
     progress: (line: string) => void,
     signal: AbortSignal,
   ): Promise<void> {
-    const docker = dockerClient();
-    await requireEngine(docker);
-    if (method === 'offline') await buildImageOffline({ image, signal }, progress);
+    const engine = chooseEngine(engineSetting);
+    const docker = dockerClient(engine);
+    await requireEngine(docker, engine);
+    if (method === 'offline') await buildImageOffline({ image, signal, engine }, progress);
     else if (method === 'pull') await ensureImage(docker, image, progress);
     else await buildImageFromDockerfile(docker, image, progress);
   }

@@ -77,6 +77,10 @@ export function addTurnOptions(command: Command, help: { workspace: string; maxS
     .option('--base-url <url>', 'an OpenAI-compatible endpoint')
     .option('--max-steps <n>', help.maxSteps, positiveInt)
     .addOption(new Option('--sandbox <mode>', 'where code runs').choices(['docker', 'local']))
+    .option(
+      '--engine <context|url>',
+      'the Docker engine for the sandbox: a context name or endpoint URL (ssh://, tcp://)',
+    )
     .option('--session <id>', 'continue an existing session with this message');
 }
 
@@ -88,6 +92,7 @@ export interface TurnOptions {
   baseUrl?: string;
   maxSteps?: number;
   sandbox?: 'docker' | 'local';
+  engine?: string;
   session?: string;
 }
 
@@ -107,7 +112,11 @@ export async function runTurnFromCli(
       humanAvailable: Boolean(process.stdin.isTTY),
       adjust: (settings) => ({
         ...settings,
-        sandbox: { ...settings.sandbox, mode: options.sandbox ?? settings.sandbox.mode },
+        sandbox: {
+          ...settings.sandbox,
+          mode: options.sandbox ?? settings.sandbox.mode,
+          engine: options.engine ?? settings.sandbox.engine,
+        },
       }),
     });
     process.exitCode = await followRun(service, () => start(service), { json: Boolean(options.json) });

@@ -75,6 +75,11 @@ export function configFingerprint(settings: SandboxSettings, identity: SandboxId
     .slice(0, 16);
 }
 
+/** what a copy-mode container's fingerprint names instead of the host folder */
+export function volumeKey(volume: string): string {
+  return `volume:${volume}`;
+}
+
 export function ownerLabelOf(dataDir: string): string {
   return createHash('sha256').update(resolve(dataDir)).digest('hex').slice(0, 16);
 }
@@ -105,6 +110,8 @@ export function containerSpec(
   workspace: string,
   identity: SandboxIdentity,
   owner?: string,
+  /** copy mode: the engine's volume holding the workspace, mounted instead of the host folder */
+  workspaceVolume?: string,
 ): Docker.ContainerCreateOptions {
   const memory = settings.memoryMb * MIB;
   const tmpfsSize = `${settings.tmpfsMb}m`;
@@ -116,7 +123,7 @@ export function containerSpec(
       [SANDBOX_LABEL]: '1',
       [SESSION_LABEL]: sessionId,
       ...(owner ? { [OWNER_LABEL]: owner } : {}),
-      [CONFIG_LABEL]: configFingerprint(settings, identity, workspace),
+      [CONFIG_LABEL]: configFingerprint(settings, identity, workspaceVolume ? volumeKey(workspaceVolume) : workspace),
       // the process creating the container owns it
       ...ownerProcessLabels(currentProcess()),
     },
@@ -130,7 +137,11 @@ export function containerSpec(
     Tty: false,
     HostConfig: {
       // the workspace is the only writable, persistent path; no Docker socket or other host path is mounted
-      Mounts: [{ Type: 'bind', Source: workspace, Target: CONTAINER_WORKSPACE, ReadOnly: false }],
+      Mounts: [
+        workspaceVolume
+          ? { Type: 'volume', Source: workspaceVolume, Target: CONTAINER_WORKSPACE, ReadOnly: false }
+          : { Type: 'bind', Source: workspace, Target: CONTAINER_WORKSPACE, ReadOnly: false },
+      ],
       // nothing outside /workspace and the tmpfs below can be changed
       ReadonlyRootfs: true,
       // scratch space in memory, gone with the container; nosuid so no setuid binary can be planted

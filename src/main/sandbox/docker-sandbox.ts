@@ -7,19 +7,23 @@ import {
   SESSION_LABEL,
   configFingerprint,
   containerSpec,
+  volumeKey,
   sandboxEnv,
   type SandboxIdentity,
 } from './container-spec.js';
 import { startDockerChannel } from './docker-channel.js';
 import { BASH_SHELL_SOURCE } from './drivers/bash-shell-source.js';
 import { PYTHON_REPL_SOURCE } from './drivers/python-repl-source.js';
-import { START_DOCKER_HINT, SandboxUnavailableError, errorText, requireEngine } from './engine.js';
+import type { EngineChoice } from './engine-choice.js';
+import { SandboxUnavailableError, engineUnreachable, errorText, requireEngine } from './engine.js';
 import { containerOwnership } from './orphan-sandboxes.js';
 import { PythonRepl } from './python-repl.js';
 import type { SandboxSettings } from './sandbox-settings.js';
 import { ensureImage } from './sandbox-image.js';
 import { stateLostNote, type Acquired, type ProgressListener, type Sandbox } from './sandbox.js';
 import { shareWorkspace } from './workspace-ownership.js';
+import type { WorkspaceSync } from './workspace-sync.js';
+import { ensureWorkspaceVolume, removeWorkspaceVolumes } from './workspace-volume.js';
 
 const STOP_TIMEOUT_S = 2;
 
@@ -32,6 +36,10 @@ export interface DockerSandboxOptions {
   identity: SandboxIdentity;
   /** label of the data folder the session lives in (see OWNER_LABEL) */
   owner?: string;
+  /** which engine `docker` reaches: named in errors when it stops answering */
+  engine?: EngineChoice;
+  /** copy mode: the workspace lives in this volume on the engine, kept in step with the host folder by `sync` */
+  copy?: { volume: string; sync: WorkspaceSync };
 }
 
 interface LiveContainer {
@@ -55,6 +63,14 @@ export class DockerSandbox implements Sandbox {
   private activeCalls = 0;
   private idleTimer: NodeJS.Timeout | undefined;
   private containerLock: Promise<unknown> = Promise.resolve();
+  /** copy mode: one sync at a time, whichever call starts or ends */
+  private syncLock: Promise<unknown> = Promise.resolve();
+  /** copy mode: what the last pull could not carry, told with the next call */
+  private pendingSyncNotes: string[] = [];
+  /** copy mode: the last pull failed (engine gone): the next call brings the files back first */
+  private pullPending = false;
+  /** copy mode: a call ran since the last pull, so the sandbox may hold changes for the host */
+  private pullDue = false;
   private disposed = false;
 
   constructor(private readonly options: DockerSandboxOptions) {}
@@ -109,11 +125,12 @@ export class DockerSandbox implements Sandbox {
               this.lossReported[kind] = false;
               return { driver, notes };
             });
+      acquired.notes.push(...(await this.syncIn()));
       await this.shareWithSandbox();
       return acquired;
     } catch (error) {
       await this.release();
-      throw wrapEngineError(error);
+      throw wrapEngineError(error, this.options.engine);
     }
   }
 
@@ -133,8 +150,52 @@ export class DockerSandbox implements Sandbox {
 
   async release(): Promise<void> {
     this.activeCalls = Math.max(0, this.activeCalls - 1);
+    await this.syncOut();
     await this.shareWithSandbox();
     this.armIdleTimer();
+  }
+
+  /** copy mode, before a call: files the last pull missed come back, then the host's changes go in. */
+  private async syncIn(): Promise<string[]> {
+    const { copy } = this.options;
+    if (!copy) return [];
+    const live = this.requireLive();
+    return this.syncSerialized(async () => {
+      const notes = this.pendingSyncNotes.splice(0);
+      if (this.pullPending) {
+        notes.push(...(await copy.sync.pullSandboxChanges(live.container)).notes);
+        this.pullPending = false;
+      }
+      notes.push(...(await copy.sync.pushHostChanges(live.container)).notes);
+      this.pullDue = true;
+      return notes;
+    });
+  }
+
+  /** copy mode, after a call: what it changed comes back to the host folder (a failure is retried at the next call). */
+  private async syncOut(): Promise<void> {
+    const { copy } = this.options;
+    const live = this.live;
+    if (!copy || !live || !(this.pullDue || this.pullPending)) return;
+    await this.syncSerialized(async () => {
+      this.pullDue = false;
+      try {
+        this.pendingSyncNotes.push(...(await copy.sync.pullSandboxChanges(live.container)).notes);
+        this.pullPending = false;
+      } catch (error) {
+        this.pullPending = true;
+        this.pendingSyncNotes.push(
+          `[The files changed by the last call could not be brought back to the user's folder yet (${errorText(error)}); ` +
+            'they are brought back before the next call runs.]',
+        );
+      }
+    });
+  }
+
+  private syncSerialized<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.syncLock.then(work, work);
+    this.syncLock = next.catch(() => undefined);
+    return next;
   }
 
   async dispose(): Promise<void> {
@@ -154,6 +215,8 @@ export class DockerSandbox implements Sandbox {
     const live = this.live;
     this.live = undefined;
     if (live) await live.container.remove({ force: true }).catch(() => undefined);
+    if (this.options.copy)
+      await removeWorkspaceVolumes(this.options.docker, this.options.sessionId).catch(() => undefined);
   }
 
   private beginCall(): void {
@@ -234,7 +297,10 @@ export class DockerSandbox implements Sandbox {
       this.live = undefined;
     }
     // side by side: the engine check only adds its clearer error when the engine is down
-    const [, adopted] = await Promise.all([requireEngine(this.options.docker), this.adoptExisting()]);
+    const [, adopted] = await Promise.all([
+      requireEngine(this.options.docker, this.options.engine),
+      this.adoptExisting(),
+    ]);
     if (adopted) {
       notes.push(
         "[Reconnected to this session's existing sandbox container: the Python interpreter and shell were restarted, " +
@@ -248,9 +314,9 @@ export class DockerSandbox implements Sandbox {
 
   /** A container this process left for this session (an earlier turn) is reused when it was made with the same settings. */
   private async adoptExisting(): Promise<LiveContainer | undefined> {
-    const { docker, sessionId, settings, identity, workspace } = this.options;
+    const { docker, sessionId, settings, identity } = this.options;
     const found = await docker.listContainers({ all: true, filters: { label: [`${SESSION_LABEL}=${sessionId}`] } });
-    const fingerprint = configFingerprint(settings, identity, workspace);
+    const fingerprint = configFingerprint(settings, identity, this.mountKey());
     let adopted: LiveContainer | undefined;
     for (const info of found) {
       const ownership = containerOwnership(info.Labels);
@@ -270,15 +336,27 @@ export class DockerSandbox implements Sandbox {
     return adopted;
   }
 
+  /** what the container's fingerprint names as its workspace: the host folder, or the volume in copy mode */
+  private mountKey(): string {
+    const { copy, workspace } = this.options;
+    return copy ? volumeKey(copy.volume) : workspace;
+  }
+
   private async createContainer(onProgress?: ProgressListener): Promise<LiveContainer> {
-    const { docker, sessionId, settings, identity, workspace } = this.options;
+    const { docker, sessionId, settings, identity, workspace, copy } = this.options;
     await Promise.all([
       ensureImage(docker, settings.image, onProgress),
       mkdir(workspace, { recursive: true }).then(() => this.shareWithSandbox()),
     ]);
+    if (copy) {
+      const root = { image: settings.image, uid: identity.uid, gid: identity.gid };
+      const labels = { sessionId, owner: this.options.owner };
+      // a new, empty volume: whatever the sync knew of the old one no longer holds
+      if (await ensureWorkspaceVolume(docker, copy.volume, labels, root)) copy.sync.reset();
+    }
     onProgress?.('Starting the sandbox container');
     const container = await docker.createContainer(
-      containerSpec(settings, sessionId, workspace, identity, this.options.owner),
+      containerSpec(settings, sessionId, workspace, identity, this.options.owner, copy?.volume),
     );
     try {
       await container.start();
@@ -306,11 +384,11 @@ async function inspectState(container: Docker.Container): Promise<{ running: boo
 }
 
 /** Engine-level failures (socket refused, daemon gone) become the readable "start Docker" error. */
-function wrapEngineError(error: unknown): Error {
+function wrapEngineError(error: unknown, engine: EngineChoice | undefined): Error {
   if (error instanceof SandboxUnavailableError) return error;
   const text = errorText(error);
-  if (/ECONNREFUSED|ENOENT|EACCES|socket hang up|connect/i.test(text)) {
-    return new SandboxUnavailableError(`The Docker engine is not reachable (${text}). ${START_DOCKER_HINT}`);
+  if (/ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOENT|EACCES|socket hang up|connect/i.test(text)) {
+    return engineUnreachable(text, engine);
   }
   return error instanceof Error ? error : new Error(text);
 }

@@ -21,6 +21,19 @@ export interface EngineChoice {
   local: boolean;
   /** what dockerode is given (every field set, so DOCKER_HOST read again by docker-modem cannot override it) */
   options: Docker.DockerOptions;
+  /** the environment under which the docker CLI reaches the same engine (the offline image build runs it) */
+  cliEnv: Record<string, string | undefined>;
+}
+
+/** How /workspace reaches the sandbox: `auto` bind-mounts for an engine on this machine's socket, copies otherwise. */
+export function workspaceTransfer(setting: 'bind' | 'copy' | 'auto', choice: EngineChoice): 'bind' | 'copy' {
+  if (setting !== 'auto') return setting;
+  return choice.local ? 'bind' : 'copy';
+}
+
+/** One line for status and errors: where the engine is and what chose it. */
+export function describeEngine(choice: EngineChoice): string {
+  return `${choice.endpoint} (${choice.source}${choice.local ? ', on this machine' : ', remote'})`;
 }
 
 /** The environment the choice reads (DOCKER_HOST, DOCKER_CONTEXT, DOCKER_CONFIG, DOCKER_TLS_VERIFY...). */
@@ -77,7 +90,8 @@ function contextChoice(name: string, why: string, env: EngineEnv, configDir: str
     );
   }
   const tlsDir = join(configDir, 'contexts', 'tls', id, 'docker');
-  return endpointChoice(endpoint.Host, `context "${name}" (${why})`, env, tlsFiles(tlsDir, false));
+  const choice = endpointChoice(endpoint.Host, `context "${name}" (${why})`, env, tlsFiles(tlsDir, false));
+  return { ...choice, cliEnv: { DOCKER_HOST: undefined, DOCKER_CONTEXT: name } };
 }
 
 interface TlsMaterial {
@@ -107,15 +121,18 @@ function tlsFiles(folder: string, required: boolean): TlsMaterial {
 function endpointChoice(endpoint: string, source: string, env: EngineEnv, tls: TlsMaterial): EngineChoice {
   const url = parseEndpoint(endpoint);
   const none = { socketPath: undefined, host: undefined, port: undefined, protocol: undefined };
+  // the CLI honours the same TLS variables, which stay in its environment
+  const cliEnv = { DOCKER_HOST: endpoint, DOCKER_CONTEXT: undefined };
   if (url.protocol === 'unix:' || url.protocol === 'npipe:') {
     const socketPath = url.protocol === 'npipe:' ? endpoint.slice('npipe://'.length) : url.pathname;
-    return { source, endpoint, local: true, options: { ...none, socketPath } };
+    return { source, endpoint, local: true, options: { ...none, socketPath }, cliEnv };
   }
   if (url.protocol === 'ssh:') {
     return {
       source,
       endpoint,
       local: false,
+      cliEnv,
       options: {
         ...none,
         protocol: 'ssh',
@@ -132,6 +149,7 @@ function endpointChoice(endpoint: string, source: string, env: EngineEnv, tls: T
     source,
     endpoint,
     local: false,
+    cliEnv,
     options: {
       ...none,
       protocol: secure ? 'https' : 'http',
@@ -144,7 +162,14 @@ function endpointChoice(endpoint: string, source: string, env: EngineEnv, tls: T
 
 function defaultSocket(env: EngineEnv, source: string): EngineChoice {
   if (process.platform === 'win32') {
-    return { source, endpoint: `npipe://${WINDOWS_PIPE}`, local: true, options: { socketPath: WINDOWS_PIPE } };
+    const endpoint = `npipe://${WINDOWS_PIPE}`;
+    return {
+      source,
+      endpoint,
+      local: true,
+      options: { socketPath: WINDOWS_PIPE },
+      cliEnv: { DOCKER_HOST: endpoint, DOCKER_CONTEXT: undefined },
+    };
   }
   // Docker Desktop's per-user socket, as docker-modem and the CLI look for it
   const userSocket = join(env.HOME || homedir(), '.docker', 'run', 'docker.sock');
@@ -154,6 +179,7 @@ function defaultSocket(env: EngineEnv, source: string): EngineChoice {
     endpoint: `unix://${socketPath}`,
     local: true,
     options: { socketPath, host: undefined, port: undefined, protocol: undefined },
+    cliEnv: { DOCKER_HOST: `unix://${socketPath}`, DOCKER_CONTEXT: undefined },
   };
 }
 

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type Docker from 'dockerode';
-import { chooseEngine, type EngineChoice } from './engine-choice.js';
+import { chooseEngine, describeEngine, type EngineChoice } from './engine-choice.js';
 
 /** a refused or missing socket fails at once; this only bounds an engine that hangs (slow under heavy load) */
 const PING_TIMEOUT_MS = 15_000;
@@ -45,13 +45,21 @@ export async function engineStatus(docker: Docker = dockerClient()): Promise<Eng
 }
 
 /** Throws a SandboxUnavailableError that says how to start Docker when the engine does not answer. */
-export async function requireEngine(docker: Docker = dockerClient()): Promise<void> {
+export async function requireEngine(docker: Docker = dockerClient(), choice?: EngineChoice): Promise<void> {
   const status = await engineStatus(docker);
-  if (!status.reachable) {
-    throw new SandboxUnavailableError(
-      `The Docker engine is not reachable (${status.error ?? 'no answer'}). ${START_DOCKER_HINT}`,
-    );
+  if (!status.reachable) throw engineUnreachable(status.error ?? 'no answer', choice);
+}
+
+/** The engine does not answer: for a remote one, where it is and that the session picks up again when it is back. */
+export function engineUnreachable(detail: string, choice?: EngineChoice): SandboxUnavailableError {
+  if (!choice || choice.local) {
+    return new SandboxUnavailableError(`The Docker engine is not reachable (${detail}). ${START_DOCKER_HINT}`);
   }
+  return new SandboxUnavailableError(
+    `The Docker engine at ${describeEngine(choice)} is not reachable (${detail}). Check that the machine is up and ` +
+      'reachable and its engine running; this session carries on when it answers again (files already brought back ' +
+      "are in the user's folder). sandbox.engine or --engine chooses another engine.",
+  );
 }
 
 export function errorText(error: unknown): string {

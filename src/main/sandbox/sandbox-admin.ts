@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type Docker from 'dockerode';
 import { SANDBOX_LABEL, SESSION_LABEL } from './container-spec.js';
+import { workspaceTransfer, type EngineChoice } from './engine-choice.js';
 import { engineStatus, errorText, type EngineStatus } from './engine.js';
 import type { ProgressListener } from './sandbox.js';
 
@@ -66,14 +67,18 @@ export async function buildImageFromDockerfile(
   if (failure) throw new Error(`Building ${image} failed: ${failure}`);
 }
 
-/** `manus sandbox build --offline`: runs build-offline.sh (debootstrap + docker import), its output as progress. */
+/**
+ * `manus sandbox build --offline`: runs build-offline.sh (debootstrap + docker import), its output as progress. The
+ * root filesystem is made on this machine; the docker CLI then imports it into the chosen engine, remote or not.
+ */
 export async function buildImageOffline(
-  options: { image: string; force?: boolean; signal?: AbortSignal },
+  options: { image: string; force?: boolean; signal?: AbortSignal; engine?: EngineChoice },
   onProgress: ProgressListener,
 ): Promise<void> {
   const script = join(sandboxResourcesDir(), OFFLINE_SCRIPT);
   const args = [script, '--image', options.image, ...(options.force ? ['--force'] : [])];
   const child = spawn('bash', args, {
+    env: cliEnvironment(options.engine),
     stdio: ['ignore', 'pipe', 'pipe'],
     ...(options.signal ? { signal: options.signal } : {}),
   });
@@ -98,6 +103,16 @@ export async function buildImageOffline(
     );
 }
 
+/** This process's environment, with the docker CLI pointed at the chosen engine. */
+function cliEnvironment(engine: EngineChoice | undefined): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const [name, value] of Object.entries(engine?.cliEnv ?? {})) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+  return env;
+}
+
 export interface SandboxContainerInfo {
   id: string;
   name: string;
@@ -107,14 +122,33 @@ export interface SandboxContainerInfo {
 }
 
 export interface SandboxStatus {
-  engine: EngineStatus & { host: string };
+  engine: EngineStatus & {
+    host: string;
+    /** what chose the engine: the sandbox.engine setting or --engine, DOCKER_HOST, a Docker context, the default */
+    source: string;
+    /** on this machine's socket (sees the host's folders) */
+    local: boolean;
+    /** how /workspace reaches the sandbox there */
+    workspace: 'bind' | 'copy';
+  };
   image: { name: string; present: boolean; id?: string; sizeMb?: number; created?: string };
   containers: SandboxContainerInfo[];
 }
 
-/** `manus sandbox status`: does the engine answer, is the image there, which sandboxes exist. */
-export async function sandboxStatus(docker: Docker, image: string): Promise<SandboxStatus> {
-  const engine = { ...(await engineStatus(docker)), host: process.env.DOCKER_HOST ?? 'default socket' };
+/** `manus sandbox status`: which engine, does it answer, is the image there, which sandboxes exist. */
+export async function sandboxStatus(
+  docker: Docker,
+  image: string,
+  choice: EngineChoice,
+  workspaceSetting: 'bind' | 'copy' | 'auto',
+): Promise<SandboxStatus> {
+  const engine = {
+    ...(await engineStatus(docker)),
+    host: choice.endpoint,
+    source: choice.source,
+    local: choice.local,
+    workspace: workspaceTransfer(workspaceSetting, choice),
+  };
   if (!engine.reachable) return { engine, image: { name: image, present: false }, containers: [] };
   const imageInfo = await docker
     .getImage(image)

@@ -4,6 +4,10 @@ export const SandboxSettingsSchema = z.object({
   /** docker: a hardened container per session; local: the same tools on the host, inside the workspace (explicit opt-in) */
   mode: z.enum(['docker', 'local']).default('docker'),
   image: z.string().default('manus-sandbox:latest'),
+  /** the Docker engine: a context name or an endpoint URL (ssh://user@host, tcp://host:2376); unset: as the docker CLI */
+  engine: z.string().min(1).optional(),
+  /** how /workspace reaches the sandbox: bind-mounted, or copied into a volume on the engine and synced after each call */
+  workspace: z.enum(['bind', 'copy', 'auto']).default('auto'),
   memoryMb: z.number().int().min(64).default(1024),
   cpus: z.number().positive().default(1),
   pidsLimit: z.number().int().min(16).default(256),

@@ -4,9 +4,12 @@ import { defineResource } from '../session/resources.js';
 import type { ToolContext } from '../tool/tool.js';
 import { SESSION_LABEL, ownerLabelOf, sandboxIdentity } from './container-spec.js';
 import { DockerSandbox } from './docker-sandbox.js';
+import { chooseEngine, workspaceTransfer } from './engine-choice.js';
 import { dockerClient } from './engine.js';
 import { LOCAL_SANDBOX_WARNING, LocalSandbox } from './local-sandbox.js';
 import type { Sandbox } from './sandbox.js';
+import { WorkspaceSync } from './workspace-sync.js';
+import { removeWorkspaceVolumes, workspaceVolumeName } from './workspace-volume.js';
 
 /** live docker sandboxes by session, so a session deleted elsewhere can take its container with it */
 const liveSandboxes = new Map<string, DockerSandbox>();
@@ -20,13 +23,26 @@ export const sandboxResource = defineResource<Sandbox>({
     const settings = settingsOf(owner.resources).sandbox;
     if (settings.mode === 'local') return new LocalSandbox(owner.workspace);
     const dataDir = dataDirOf(owner.resources);
+    const engine = chooseEngine(settings.engine);
+    const docker = dockerClient(engine);
+    const identity = sandboxIdentity();
+    // an engine that cannot see the host's folders gets a copy of the workspace, kept in step after each call
+    const copy =
+      workspaceTransfer(settings.workspace, engine) === 'copy'
+        ? {
+            volume: workspaceVolumeName(owner.sessionId, owner.workspace),
+            sync: new WorkspaceSync({ docker, workspace: owner.workspace, identity }),
+          }
+        : undefined;
     const sandbox = new DockerSandbox({
-      docker: dockerClient(),
+      docker,
       sessionId: owner.sessionId,
       workspace: owner.workspace,
       settings,
-      identity: sandboxIdentity(),
+      identity,
       owner: dataDir ? ownerLabelOf(dataDir) : undefined,
+      engine,
+      copy,
     });
     liveSandboxes.set(owner.sessionId, sandbox);
     return sandbox;
@@ -72,6 +88,7 @@ export async function removeSessionSandbox(sessionId: string, docker: Docker = d
         .catch(() => undefined),
     ),
   );
+  await removeWorkspaceVolumes(docker, sessionId).catch(() => undefined);
 }
 
 /** The session's docker sandbox when one is running in this process (status, tests). */

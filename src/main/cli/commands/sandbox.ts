@@ -1,6 +1,8 @@
 import { Command } from 'commander';
 import { loadSettings } from '../../config/settings-store.js';
 import { openCliContext } from '../cli-context.js';
+import type { SandboxSettings } from '../../sandbox/sandbox-settings.js';
+import { chooseEngine, describeEngine, type EngineChoice } from '../../sandbox/engine-choice.js';
 import { dockerClient, requireEngine } from '../../sandbox/engine.js';
 import {
   buildImageFromDockerfile,
@@ -14,7 +16,10 @@ interface BuildOptions {
   offline?: boolean;
   force?: boolean;
   image?: string;
+  engine?: string;
 }
+
+const ENGINE_HELP = 'a Docker context name or endpoint URL (default: settings sandbox.engine, else as the docker CLI)';
 
 /** `manus sandbox build|status|prune`: make the sandbox image, see what runs, remove what nobody uses. */
 export function sandboxCommand(): Command {
@@ -26,12 +31,16 @@ export function sandboxCommand(): Command {
     .option('--offline', 'no registry needed: debootstrap Debian and docker import it (needs root and debootstrap)')
     .option('--force', 'rebuild even when the image exists (offline build)')
     .option('--image <name>', 'image name (default: settings sandbox.image)')
+    .option('--engine <context|url>', ENGINE_HELP)
     .action(async (options: BuildOptions, command: Command) => {
-      const image = options.image ?? configuredImage(command);
-      const docker = dockerClient();
-      await requireEngine(docker);
+      const settings = configuredSandbox(command);
+      const image = options.image ?? settings.image;
+      const engine = chooseEngine(options.engine ?? settings.engine);
+      const docker = dockerClient(engine);
+      await requireEngine(docker, engine);
       const print = (line: string): void => void process.stdout.write(`${line}\n`);
-      if (options.offline) await buildImageOffline({ image, force: options.force ?? false }, print);
+      print(`Building on ${describeEngine(engine)}`);
+      if (options.offline) await buildImageOffline({ image, force: options.force ?? false, engine }, print);
       else await buildImageFromDockerfile(docker, image, print);
       print(`Sandbox image ${image} is ready.`);
     });
@@ -41,9 +50,17 @@ export function sandboxCommand(): Command {
     .description('whether the Docker engine answers, whether the image is there, and which sandbox containers exist')
     .option('--json', 'as JSON')
     .option('--image <name>', 'image name (default: settings sandbox.image)')
-    .action(async (options: { json?: boolean; image?: string }, command: Command) => {
-      const status = await sandboxStatus(dockerClient(), options.image ?? configuredImage(command));
-      process.stdout.write(options.json ? `${JSON.stringify(status, null, 2)}\n` : describeStatus(status));
+    .option('--engine <context|url>', ENGINE_HELP)
+    .action(async (options: { json?: boolean; image?: string; engine?: string }, command: Command) => {
+      const settings = configuredSandbox(command);
+      const engine = chooseEngine(options.engine ?? settings.engine);
+      const status = await sandboxStatus(
+        dockerClient(engine),
+        options.image ?? settings.image,
+        engine,
+        settings.workspace,
+      );
+      process.stdout.write(options.json ? `${JSON.stringify(status, null, 2)}\n` : describeStatus(status, engine));
       if (!status.engine.reachable) process.exitCode = 1;
     });
 
@@ -54,9 +71,11 @@ export function sandboxCommand(): Command {
     )
     .option('--all', 'also the stopped (idle) containers of manus processes still running; running containers stay')
     .option('--json', 'as JSON')
-    .action(async (options: { all?: boolean; json?: boolean }, command: Command) => {
-      const docker = dockerClient();
-      await requireEngine(docker);
+    .option('--engine <context|url>', ENGINE_HELP)
+    .action(async (options: { all?: boolean; json?: boolean; engine?: string }, command: Command) => {
+      const engine = chooseEngine(options.engine ?? configuredSandbox(command).engine);
+      const docker = dockerClient(engine);
+      await requireEngine(docker, engine);
       const context = openCliContext({ dataDir: command.optsWithGlobals<{ dataDir?: string }>().dataDir });
       let removed: RemovedSandbox[];
       try {
@@ -84,24 +103,30 @@ function describeRemoved(removed: RemovedSandbox[]): string {
   return `Removed ${removed.length} sandbox container(s):\n${lines.join('\n')}\n`;
 }
 
-/** the image named in the saved settings (sandbox.image) */
-function configuredImage(command: Command): string {
+/** the saved sandbox settings (image, engine, workspace transfer) */
+function configuredSandbox(command: Command): SandboxSettings {
   const context = openCliContext({ dataDir: command.optsWithGlobals<{ dataDir?: string }>().dataDir });
   try {
-    return loadSettings(context.store, context.secrets).sandbox.image;
+    return loadSettings(context.store, context.secrets).sandbox;
   } finally {
     context.close();
   }
 }
 
-function describeStatus(status: SandboxStatus): string {
+function describeStatus(status: SandboxStatus, engine: EngineChoice): string {
+  const where = describeEngine(engine);
+  const transfer =
+    status.engine.workspace === 'bind'
+      ? 'bind-mounted from the host folder'
+      : 'copied into a volume on the engine, synced after each call';
   const lines = [
     status.engine.reachable
-      ? `Engine:  answering (Docker ${status.engine.version ?? '?'}, ${status.engine.host})`
-      : `Engine:  NOT reachable at ${status.engine.host} (${status.engine.error ?? 'no answer'})`,
+      ? `Engine:  answering (Docker ${status.engine.version ?? '?'}) at ${where}`
+      : `Engine:  NOT reachable at ${where} (${status.engine.error ?? 'no answer'})`,
+    `Workspace: ${transfer}`,
     status.image.present
       ? `Image:   ${status.image.name} present (${status.image.id}, ${status.image.sizeMb} MB)`
-      : `Image:   ${status.image.name} missing (build it: manus sandbox build, or --offline)`,
+      : `Image:   ${status.image.name} missing (build it there: manus sandbox build${engineFlag(engine)}, or add --offline)`,
   ];
   if (status.containers.length === 0) lines.push('Containers: none');
   else {
@@ -111,4 +136,9 @@ function describeStatus(status: SandboxStatus): string {
     }
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** the --engine flag that names this engine again, when it did not come from the environment or settings */
+function engineFlag(engine: EngineChoice): string {
+  return engine.source === 'sandbox.engine' ? ` --engine ${engine.endpoint}` : '';
 }

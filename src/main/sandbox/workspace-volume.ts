@@ -1,0 +1,79 @@
+import { createHash } from 'node:crypto';
+import { resolve } from 'node:path';
+import type Docker from 'dockerode';
+import { CONTAINER_WORKSPACE, OWNER_LABEL, SANDBOX_LABEL, SESSION_LABEL } from './container-spec.js';
+
+/** A copy-mode session's workspace volume on the engine: one per session and host folder, kept between turns. */
+export function workspaceVolumeName(sessionId: string, workspace: string): string {
+  const folder = createHash('sha256').update(resolve(workspace)).digest('hex').slice(0, 12);
+  return `manus-workspace-${sessionId.replace(/[^a-zA-Z0-9_.-]/g, '').slice(0, 40)}-${folder}`;
+}
+
+/** Creates the volume unless it exists, its root owned by the sandbox's user; true when it was made now (empty). */
+export async function ensureWorkspaceVolume(
+  docker: Docker,
+  name: string,
+  labels: { sessionId: string; owner?: string },
+  root: { image: string; uid: number; gid: number },
+): Promise<boolean> {
+  const existing = await docker
+    .getVolume(name)
+    .inspect()
+    .catch(() => undefined);
+  if (existing) return false;
+  await docker.createVolume({
+    Name: name,
+    Labels: {
+      [SANDBOX_LABEL]: '1',
+      [SESSION_LABEL]: labels.sessionId,
+      ...(labels.owner ? { [OWNER_LABEL]: labels.owner } : {}),
+    },
+  });
+  await giveVolumeRoot(docker, name, root);
+  return true;
+}
+
+/**
+ * A new volume's root is the image's /workspace, owned by the image's user; the archive API cannot change the owner
+ * of the folder it extracts into, so a one-shot container with only CAP_CHOWN hands it to the sandbox's user.
+ */
+async function giveVolumeRoot(
+  docker: Docker,
+  volume: string,
+  root: { image: string; uid: number; gid: number },
+): Promise<void> {
+  const container = await docker.createContainer({
+    Image: root.image,
+    Entrypoint: [],
+    Cmd: ['chown', `${root.uid}:${root.gid}`, CONTAINER_WORKSPACE],
+    User: '0:0',
+    HostConfig: {
+      Mounts: [{ Type: 'volume', Source: volume, Target: CONTAINER_WORKSPACE }],
+      ReadonlyRootfs: true,
+      CapDrop: ['ALL'],
+      CapAdd: ['CHOWN'],
+      SecurityOpt: ['no-new-privileges'],
+      NetworkMode: 'none',
+    },
+  });
+  try {
+    await container.start();
+    const { StatusCode } = (await container.wait()) as { StatusCode: number };
+    if (StatusCode !== 0) throw new Error(`chown of the workspace volume ${volume} failed (exit ${StatusCode})`);
+  } finally {
+    await container.remove({ force: true }).catch(() => undefined);
+  }
+}
+
+/** The session is gone: its volumes on the engine go too (after its containers, which hold them). */
+export async function removeWorkspaceVolumes(docker: Docker, sessionId: string): Promise<void> {
+  const { Volumes } = await docker.listVolumes({ filters: { label: [`${SESSION_LABEL}=${sessionId}`] } });
+  await Promise.all(
+    (Volumes ?? []).map((volume) =>
+      docker
+        .getVolume(volume.Name)
+        .remove()
+        .catch(() => undefined),
+    ),
+  );
+}
