@@ -345,7 +345,7 @@ export class DockerSandbox implements Sandbox {
   private async createContainer(onProgress?: ProgressListener): Promise<LiveContainer> {
     const { docker, sessionId, settings, identity, workspace, copy } = this.options;
     await Promise.all([
-      ensureImage(docker, settings.image, onProgress),
+      ensureImage(docker, settings.image, onProgress, this.options.engine),
       mkdir(workspace, { recursive: true }).then(() => this.shareWithSandbox()),
     ]);
     if (copy) {

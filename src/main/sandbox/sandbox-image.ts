@@ -1,4 +1,5 @@
 import type Docker from 'dockerode';
+import { describeEngine, type EngineChoice } from './engine-choice.js';
 import { SandboxUnavailableError, errorText } from './engine.js';
 
 import type { ProgressListener } from './sandbox.js';
@@ -20,7 +21,12 @@ export async function imageExists(docker: Docker, image: string): Promise<boolea
 }
 
 /** Makes sure the image is there: a missing one is pulled, reporting layer progress. */
-export async function ensureImage(docker: Docker, image: string, onProgress?: ProgressListener): Promise<void> {
+export async function ensureImage(
+  docker: Docker,
+  image: string,
+  onProgress?: ProgressListener,
+  engine?: EngineChoice,
+): Promise<void> {
   if (await imageExists(docker, image)) return;
   onProgress?.(`Sandbox image ${image} is missing: pulling it`);
   try {
@@ -39,9 +45,11 @@ export async function ensureImage(docker: Docker, image: string, onProgress?: Pr
       );
     });
   } catch (error) {
+    const where = engine && !engine.local ? `the engine at ${describeEngine(engine)}` : 'this machine';
     throw new SandboxUnavailableError(
-      `The sandbox image ${image} is not on this machine and could not be pulled (${errorText(error)}). ` +
-        'Build it with `manus sandbox build` (from resources/sandbox/Dockerfile) or, with no registry, `manus sandbox build --offline`.',
+      `The sandbox image ${image} is not on ${where} and could not be pulled (${errorText(error)}). ` +
+        'Build it there with `manus sandbox build` (from resources/sandbox/Dockerfile; it builds on the engine the ' +
+        'sandbox uses) or, with no registry, `manus sandbox build --offline`.',
     );
   }
   if (!(await imageExists(docker, image)))

@@ -1,0 +1,143 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { chooseEngine } from '../../src/main/sandbox/engine-choice.js';
+import { dockerClient } from '../../src/main/sandbox/engine.js';
+import { CoreEventSchema, type CoreEvent } from '../../src/shared/events.js';
+import { runCli } from '../support/cli.js';
+import { sequence, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js';
+import { describeWithSecondEngine } from '../support/second-engine.js';
+
+const call = (name: string, args: unknown) => ({ name, arguments: JSON.stringify(args) });
+
+function parseNdjson(stdout: string): CoreEvent[] {
+  return stdout
+    .trim()
+    .split('\n')
+    .map((line) => CoreEventSchema.parse(JSON.parse(line)));
+}
+
+describeWithSecondEngine('manus against a remote engine (DOCKER_HOST=tcp://…, the second engine)', (endpoint) => {
+  let llm: FakeLlm;
+  let dataDir: string;
+  let workspace: string;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    llm = await startFakeLlm();
+  });
+  afterAll(async () => {
+    await llm.close();
+  });
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'manus-cli-remote-'));
+    workspace = mkdtempSync(join(tmpdir(), 'manus-cli-remote-ws-'));
+    env = {
+      MANUS_DATA_DIR: dataDir,
+      MANUS_LLM_BASE_URL: llm.baseUrl,
+      MANUS_LLM_API_KEY: 'sk-test',
+      MANUS_LLM_MODEL: 'test-model',
+      DOCKER_HOST: endpoint,
+    };
+    return () => {
+      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(workspace, { recursive: true, force: true });
+    };
+  });
+
+  it('manus run reads the user’s file and writes its result into the user’s folder, like a local run', async () => {
+    writeFileSync(join(workspace, 'numbers.txt'), '3\n4\n5\n');
+    llm.setScript(
+      sequence(
+        {
+          toolCalls: [
+            call('python_execute', {
+              code: 'total = sum(int(x) for x in open("numbers.txt"))\nopen("total.txt", "w").write(str(total))\ntotal',
+            }),
+          ],
+        },
+        { text: 'The total is 12.', toolCalls: [call('terminate', { status: 'success' })] },
+      ),
+    );
+    const result = await runCli(['run', '--json', '--workspace', workspace, 'Add the numbers'], env, {
+      timeoutMs: 120_000,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const events = parseNdjson(result.stdout);
+    const tool = events.find(
+      (event) => event.type === 'tool' && event.name === 'python_execute' && event.status === 'done',
+    );
+    expect(tool?.type === 'tool' && tool.output).toContain('12');
+    expect(readFileSync(join(workspace, 'total.txt'), 'utf8')).toBe('12');
+
+    const sessionId = events.find((event) => event.type === 'session')?.sessionId as string;
+    const remote = dockerClient(chooseEngine(endpoint));
+    const onRemote = await remote.listContainers({ all: true, filters: { label: [`manus.session=${sessionId}`] } });
+    expect(onRemote).toHaveLength(1);
+    const onLocal = await dockerClient().listContainers({
+      all: true,
+      filters: { label: [`manus.session=${sessionId}`] },
+    });
+    expect(onLocal).toHaveLength(0);
+    expect((await runCli(['sessions', 'delete', sessionId], env)).code).toBe(0);
+    expect(await remote.listContainers({ all: true, filters: { label: [`manus.session=${sessionId}`] } })).toEqual([]);
+    const volumes = await remote.listVolumes({ filters: { label: [`manus.session=${sessionId}`] } });
+    expect(volumes.Volumes ?? []).toEqual([]);
+  });
+
+  it('manus sandbox status names the engine, where it is, that it is remote, and copy mode', async () => {
+    const result = await runCli(['sandbox', 'status'], env);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain(`answering (Docker`);
+    expect(result.stdout).toContain(`at ${endpoint} (DOCKER_HOST, remote)`);
+    expect(result.stdout).toContain('Workspace: copied into a volume on the engine');
+    const local = await runCli(['sandbox', 'status', '--engine', 'unix:///var/run/docker.sock'], env);
+    expect(local.stdout).toContain('(sandbox.engine, on this machine)');
+    expect(local.stdout).toContain('Workspace: bind-mounted');
+  });
+
+  it('manus sandbox build sends the build context to that engine and builds there', async () => {
+    const context = mkdtempSync(join(tmpdir(), 'manus-build-context-'));
+    writeFileSync(join(context, 'Dockerfile'), 'FROM manus-sandbox:latest\nLABEL manus.test="built remotely"\n');
+    const image = `manus-remote-build-test:${Date.now()}`;
+    const remote = dockerClient(chooseEngine(endpoint));
+    try {
+      const result = await runCli(
+        ['sandbox', 'build', '--image', image],
+        { ...env, MANUS_SANDBOX_RESOURCES: context },
+        {
+          timeoutMs: 120_000,
+        },
+      );
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toContain(`Building on ${endpoint} (DOCKER_HOST, remote)`);
+      expect((await remote.getImage(image).inspect()).Config.Labels).toMatchObject({ 'manus.test': 'built remotely' });
+      await expect(dockerClient().getImage(image).inspect()).rejects.toThrow();
+    } finally {
+      await remote
+        .getImage(image)
+        .remove({ force: true })
+        .catch(() => undefined);
+      rmSync(context, { recursive: true, force: true });
+    }
+  });
+
+  it('a missing image on that engine is reported with the command that builds it there', async () => {
+    llm.setScript(
+      sequence(
+        { toolCalls: [call('python_execute', { code: '1' })] },
+        { text: 'No sandbox.', toolCalls: [call('terminate', { status: 'failure' })] },
+      ),
+    );
+    const dataEnv = { ...env };
+    expect((await runCli(['config', 'set', 'sandbox.image', 'manus-not-built:1'], dataEnv)).code).toBe(0);
+    const result = await runCli(['run', '--json', '--workspace', workspace, 'Run something'], dataEnv, {
+      timeoutMs: 120_000,
+    });
+    const tool = parseNdjson(result.stdout).find(
+      (event) => event.type === 'tool' && event.name === 'python_execute' && event.status === 'error',
+    );
+    expect(tool?.type === 'tool' && tool.error).toMatch(/manus-not-built:1 is not on .*manus sandbox build/);
+  });
+});
