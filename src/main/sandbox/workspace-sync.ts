@@ -1,11 +1,13 @@
 import type Docker from 'dockerode';
 import { WorkspacePathError } from '../workspace/workspace-path-error.js';
 import { WorkspaceRoot } from '../workspace/workspace-root.js';
-import { fetchFile, sendEntries, type OutgoingEntry } from './archive-transfer.js';
+import { fetchFile, sendEntries, type Fetched, type OutgoingEntry } from './archive-transfer.js';
 import { runCommand } from './container-command.js';
 import { CONTAINER_WORKSPACE } from './container-spec.js';
 import { hostManifest, manifestEntryOf, sameEntry, sandboxManifest, type ManifestEntry } from './workspace-manifest.js';
 
+/** files fetched at once from the engine: enough to hide a round trip, few enough to hold in memory */
+const FETCH_CONCURRENCY = 4;
 /** paths per `rm` in the sandbox: far below the kernel's argument limit */
 const REMOVE_BATCH = 500;
 const REMOVE_TIMEOUT_MS = 60_000;
@@ -128,11 +130,22 @@ export class WorkspaceSync {
         .filter(([path, known]) => known.sandbox && !inSandbox.has(path))
         .sort(([a], [b]) => depth(b) - depth(a));
       for (const [path, known] of gone) this.removeOnHost(root, path, known, report);
-      for (const path of [...inSandbox.keys()].sort()) {
-        const entry = inSandbox.get(path) as ManifestEntry;
-        const known = this.synced.get(path);
-        if (sameEntry(known?.sandbox, entry)) continue;
-        await this.bringBack(root, container, path, entry, known, report, signal);
+      const changed = [...inSandbox.keys()]
+        .sort()
+        .filter((path) => !sameEntry(this.synced.get(path)?.sandbox, inSandbox.get(path)));
+      // files are fetched a few at a time ahead of the walk, which writes them in order
+      const fetches = prefetch(
+        changed.filter((path) => inSandbox.get(path)?.kind === 'file'),
+        (path) => fetchFile(container, path, signal),
+      );
+      try {
+        for (const path of changed) {
+          const entry = inSandbox.get(path) as ManifestEntry;
+          await this.bringBack(root, fetches, path, entry, this.synced.get(path), report);
+        }
+      } finally {
+        // a walk cut short leaves no fetch unobserved
+        await Promise.allSettled(fetches.values());
       }
     } finally {
       root.close();
@@ -142,12 +155,11 @@ export class WorkspaceSync {
 
   private async bringBack(
     root: WorkspaceRoot,
-    container: Docker.Container,
+    fetches: Map<string, Promise<Fetched>>,
     path: string,
     entry: ManifestEntry,
     known: Synced | undefined,
     report: SyncReport,
-    signal: AbortSignal | undefined,
   ): Promise<void> {
     const parts = path.split('/');
     if (entry.kind === 'link' || entry.kind === 'special') {
@@ -170,7 +182,7 @@ export class WorkspaceSync {
       if (entry.kind === 'folder') {
         root.createFolders(parts);
       } else {
-        const fetched = await fetchFile(container, path, signal);
+        const fetched = (await fetches.get(path)) ?? { kind: 'gone' };
         if (fetched.kind === 'other') {
           report.notes.push(notBroughtBack(path, `now a ${fetched.type}`));
           return;
@@ -265,3 +277,21 @@ function kindText(entry: ManifestEntry): string {
 function notBroughtBack(path: string, why: string): string {
   return `[Not brought back to the user's folder: ${CONTAINER_WORKSPACE}/${path} is ${why}; links and special files made in the sandbox are never written on the host.]`;
 }
+
+/** Starts `fetch` for each path, at most FETCH_CONCURRENCY at a time, in the order given. */
+function prefetch(paths: string[], fetch: (path: string) => Promise<Fetched>): Map<string, Promise<Fetched>> {
+  const started = new Map<string, Promise<Fetched>>();
+  const inOrder: Promise<Fetched>[] = [];
+  for (const [index, path] of paths.entries()) {
+    const before = inOrder[index - FETCH_CONCURRENCY];
+    const turn = before ? before.then(noop, noop) : Promise.resolve();
+    const fetched = turn.then(() => fetch(path));
+    // observed by the walk; this keeps a fetch the walk never reached from going unhandled
+    fetched.catch(noop);
+    inOrder.push(fetched);
+    started.set(path, fetched);
+  }
+  return started;
+}
+
+function noop(): void {}
