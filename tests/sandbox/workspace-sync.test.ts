@@ -93,6 +93,14 @@ describeWithSecondEngine('workspace sync through the archive API of a second eng
     expect(readFileSync(join(workspace, 'data', 'output.txt'), 'utf8')).toBe('sum=3\n');
   });
 
+  it('names with spaces, newlines and non-ASCII letters come back as they are', async () => {
+    await sync.pushHostChanges(container);
+    await inSandbox('import os\nos.makedirs("dossier été")\nopen("dossier été/a\\nb c.txt", "w").write("odd")');
+    const pulled = await sync.pullSandboxChanges(container);
+    expect(pulled.received).toEqual(['dossier été/a\nb c.txt']);
+    expect(readFileSync(join(workspace, 'dossier été', 'a\nb c.txt'), 'utf8')).toBe('odd');
+  });
+
   it('the host adds a file, python reads it; only that file moves', async () => {
     writeFileSync(join(workspace, 'one.txt'), 'one');
     writeFileSync(join(workspace, 'two.txt'), 'two');

@@ -241,6 +241,7 @@ export class DockerSandbox implements Sandbox {
   }
 
   private async stopDrivers(): Promise<void> {
+    this.options.copy?.sync.close();
     const drivers = [this.python, this.shell];
     if (this.python) this.lossReported.python = true;
     if (this.shell) this.lossReported.shell = true;

@@ -1,8 +1,11 @@
 import type { Stats } from 'node:fs';
 import type Docker from 'dockerode';
 import type { WorkspaceRoot } from '../workspace/workspace-root.js';
-import { runCommand } from './container-command.js';
-import { CONTAINER_WORKSPACE } from './container-spec.js';
+import { z } from 'zod';
+import { CONTAINER_WORKSPACE, sandboxEnv } from './container-spec.js';
+import { startDockerChannel } from './docker-channel.js';
+import { WORKSPACE_LISTER_SOURCE } from './drivers/workspace-lister-source.js';
+import type { ProcessChannel } from './process-channel.js';
 
 /** listing a workspace of tens of thousands of files takes seconds on a loaded engine; this bounds a hung one */
 const LISTING_TIMEOUT_MS = 120_000;
@@ -21,40 +24,87 @@ export interface ManifestEntry {
 /** Entries by '/'-separated path relative to the workspace root. */
 export type Manifest = Map<string, ManifestEntry>;
 
-/** kind letters of find's %y */
-const FIND_KINDS: Record<string, EntryKind> = { f: 'file', d: 'folder', l: 'link' };
+const LISTER_KINDS: Record<string, EntryKind> = { f: 'file', d: 'folder', l: 'link', s: 'special' };
+const ListingSchema = z.array(
+  z.tuple([z.enum(['f', 'd', 'l', 's']), z.number(), z.number(), z.number().int(), z.string().min(1)]),
+);
 
-/**
- * The sandbox's /workspace, listed inside the container by one `find` (never following links): type, size,
- * modification time with its fraction, and the path, NUL-terminated so any name survives.
- */
-export async function sandboxManifest(
-  docker: Docker,
-  container: Docker.Container,
-  user: string,
-  signal?: AbortSignal,
-): Promise<Manifest> {
-  const listing = await runCommand(
-    docker,
-    container,
-    ['find', CONTAINER_WORKSPACE, '-mindepth', '1', '-printf', '%y %s %T@ %m %P\\0'],
-    { user, timeoutMs: LISTING_TIMEOUT_MS, signal },
-  );
-  return parseFindListing(listing.toString('utf8'));
+interface RunningLister {
+  containerId: string;
+  channel: ProcessChannel;
+  replies: ((line: string) => void)[];
 }
 
-export function parseFindListing(listing: string): Manifest {
-  const manifest: Manifest = new Map();
-  for (const record of listing.split('\0')) {
-    const match = /^(\S) (\d+) (\d+(?:\.\d+)?) ([0-7]+) (.+)$/s.exec(record);
-    if (!match) continue;
-    const [, kind, size, mtime, mode, path] = match;
-    manifest.set(path, {
-      kind: FIND_KINDS[kind] ?? 'special',
-      size: Number(size),
-      mtimeMs: secondsToMs(mtime),
-      mode: parseInt(mode, 8),
+/**
+ * The sandbox's /workspace, listed by a small Python lister that stays running in the container: each listing is
+ * one line written and one read on its attached stream. A new one starts when the container changed or it died.
+ */
+export class SandboxLister {
+  private running: RunningLister | undefined;
+
+  constructor(
+    private readonly docker: Docker,
+    private readonly user: string,
+  ) {}
+
+  async list(container: Docker.Container, signal?: AbortSignal): Promise<Manifest> {
+    const lister = await this.ready(container);
+    const line = await new Promise<string>((resolve, reject) => {
+      const settle = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      const stop = (why: string): void => {
+        settle();
+        this.stop();
+        reject(new Error(why));
+      };
+      const timer = setTimeout(
+        () => stop(`the workspace listing gave no answer within ${LISTING_TIMEOUT_MS} ms`),
+        LISTING_TIMEOUT_MS,
+      );
+      const onAbort = (): void => stop('the workspace listing was cancelled');
+      signal?.addEventListener('abort', onAbort, { once: true });
+      lister.replies.push((reply) => {
+        settle();
+        resolve(reply);
+      });
+      void lister.channel.exited.then(() => stop('the workspace lister stopped (container or engine gone)'));
+      lister.channel.write('list\n');
     });
+    return manifestOfListing(line);
+  }
+
+  stop(): void {
+    const running = this.running;
+    this.running = undefined;
+    void running?.channel.kill().catch(() => undefined);
+  }
+
+  private async ready(container: Docker.Container): Promise<RunningLister> {
+    if (this.running && this.running.containerId === container.id && !this.running.channel.ended) return this.running;
+    this.stop();
+    const channel = await startDockerChannel(this.docker, container, {
+      cmd: ['python3', '-u', '-c', WORKSPACE_LISTER_SOURCE],
+      user: this.user,
+      env: sandboxEnv(),
+      workingDir: CONTAINER_WORKSPACE,
+    });
+    const running: RunningLister = { containerId: container.id, channel, replies: [] };
+    channel.onLine((line) => running.replies.shift()?.(line));
+    this.running = running;
+    return running;
+  }
+}
+
+/** One listing line, checked: what crosses from the sandbox is never trusted as typed. */
+export function manifestOfListing(line: string): Manifest {
+  const listing = ListingSchema.parse(JSON.parse(line));
+  const manifest: Manifest = new Map();
+  for (const [kind, size, mtimeMs, mode, path] of listing) {
+    // plain relative components only: anything else is not the lister's output and is dropped
+    if (path.split('/').some((part) => part === '' || part === '.' || part === '..')) continue;
+    manifest.set(path, { kind: LISTER_KINDS[kind], size, mtimeMs, mode });
   }
   return manifest;
 }
@@ -83,12 +133,6 @@ export function manifestEntryOf(stat: Stats): ManifestEntry {
         ? 'link'
         : 'special';
   return { kind, size: stat.size, mtimeMs: Math.floor(stat.mtimeMs), mode: stat.mode & 0o7777 };
-}
-
-/** find prints seconds with ten decimals: compared in whole milliseconds, as the host's stat is */
-function secondsToMs(seconds: string): number {
-  const [whole, fraction = ''] = seconds.split('.');
-  return Number(whole) * 1000 + Number(fraction.padEnd(3, '0').slice(0, 3));
 }
 
 export function sameEntry(a: ManifestEntry | undefined, b: ManifestEntry | undefined): boolean {

@@ -4,7 +4,7 @@ import { WorkspaceRoot } from '../workspace/workspace-root.js';
 import { fetchFile, sendEntries, type Fetched, type OutgoingEntry } from './archive-transfer.js';
 import { runCommand } from './container-command.js';
 import { CONTAINER_WORKSPACE } from './container-spec.js';
-import { hostManifest, manifestEntryOf, sameEntry, sandboxManifest, type ManifestEntry } from './workspace-manifest.js';
+import { SandboxLister, hostManifest, manifestEntryOf, sameEntry, type ManifestEntry } from './workspace-manifest.js';
 
 /** files fetched at once from the engine: enough to hide a round trip, few enough to hold in memory */
 const FETCH_CONCURRENCY = 4;
@@ -45,15 +45,23 @@ interface Synced {
  */
 export class WorkspaceSync {
   private readonly synced = new Map<string, Synced>();
+  private readonly lister: SandboxLister;
   /** the sandbox's workspace was filled from the host since the container or volume was (re)made */
   private filled = false;
 
-  constructor(private readonly options: WorkspaceSyncOptions) {}
+  constructor(private readonly options: WorkspaceSyncOptions) {
+    this.lister = new SandboxLister(options.docker, options.identity.user);
+  }
 
   /** A new container or volume: the next push lists the sandbox and makes it match the host folder. */
   reset(): void {
     this.filled = false;
     this.synced.clear();
+  }
+
+  /** The sandbox is going away: its lister goes with it. */
+  close(): void {
+    this.lister.stop();
   }
 
   /** Sends the host's new and changed files and its deletions; the first time, makes the sandbox match the host. */
@@ -62,7 +70,7 @@ export class WorkspaceSync {
     const authoritative = !this.filled;
     if (authoritative) {
       this.synced.clear();
-      const inSandbox = await sandboxManifest(this.options.docker, container, this.options.identity.user, signal);
+      const inSandbox = await this.lister.list(container, signal);
       for (const [path, entry] of inSandbox) this.synced.set(path, { sandbox: entry });
     }
     const root = WorkspaceRoot.open(this.options.workspace);
@@ -123,7 +131,7 @@ export class WorkspaceSync {
   async pullSandboxChanges(container: Docker.Container, signal?: AbortSignal): Promise<SyncReport> {
     const report = emptyReport();
     if (!this.filled) return report;
-    const inSandbox = await sandboxManifest(this.options.docker, container, this.options.identity.user, signal);
+    const inSandbox = await this.lister.list(container, signal);
     const root = WorkspaceRoot.open(this.options.workspace);
     try {
       const gone = [...this.synced.entries()]

@@ -1,0 +1,37 @@
+/**
+ * Lister of the sandbox's workspace (`python3 -c <this>`), kept running so that a listing costs one round trip on
+ * the attached stream, not a new exec. Each line in on stdin asks for one listing; one JSON line out answers it:
+ * [kind, size, mtime in ms, permission bits, path] per entry, kind d|f|l|s, links never followed.
+ */
+export const WORKSPACE_LISTER_SOURCE = String.raw`
+import json, os, stat, sys
+
+ROOT = '/workspace'
+
+def listing():
+    entries = []
+    pending = ['']
+    while pending:
+        folder = pending.pop()
+        try:
+            scan = os.scandir(os.path.join(ROOT, folder) if folder else ROOT)
+        except OSError:
+            continue
+        with scan:
+            for entry in scan:
+                path = folder + '/' + entry.name if folder else entry.name
+                try:
+                    info = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                mode = info.st_mode
+                kind = 'd' if stat.S_ISDIR(mode) else 'f' if stat.S_ISREG(mode) else 'l' if stat.S_ISLNK(mode) else 's'
+                entries.append([kind, info.st_size, info.st_mtime_ns // 1000000, stat.S_IMODE(mode), path])
+                if kind == 'd':
+                    pending.append(path)
+    return entries
+
+for request in sys.stdin:
+    sys.stdout.write(json.dumps(listing(), ensure_ascii=True) + '\n')
+    sys.stdout.flush()
+`;
