@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdirSync, realpathSync } from 'node:fs';
 import type Docker from 'dockerode';
 import { BashShell } from './bash-shell.js';
 import {
@@ -8,6 +8,7 @@ import {
   configFingerprint,
   containerSpec,
   sandboxEnv,
+  sandboxIdentity,
   type SandboxIdentity,
 } from './container-spec.js';
 import { startDockerChannel } from './docker-channel.js';
@@ -18,7 +19,7 @@ import { PythonRepl } from './python-repl.js';
 import type { SandboxSettings } from './sandbox-settings.js';
 import { ensureImage } from './sandbox-image.js';
 import { stateLostNote, type Acquired, type ProgressListener, type Sandbox } from './sandbox.js';
-import { shareWorkspace } from './workspace-ownership.js';
+import { prepareManagedWorkspace, type FolderOwner } from './workspace-owner.js';
 
 const STOP_TIMEOUT_S = 2;
 
@@ -28,17 +29,28 @@ export interface DockerSandboxOptions {
   /** host folder bind-mounted at /workspace */
   workspace: string;
   settings: SandboxSettings;
-  identity: SandboxIdentity;
+  /** the app made this folder for the session (under the data folder), rather than the user choosing it */
+  managedWorkspace: boolean;
+  /** the user running the app (default: this process's) */
+  host?: FolderOwner;
   /** label of the data folder the session lives in (see OWNER_LABEL) */
   owner?: string;
 }
 
 interface LiveContainer {
   container: Docker.Container;
+  /** who its processes run as (the workspace folder's owner when the host user is root) */
+  identity: SandboxIdentity;
   /** changes when someone restarts the container under us: its processes (our drivers) are gone ('' until known) */
   startedAt: string;
   /** the first inspection after start, still under way while `startedAt` is '' */
   learning?: Promise<unknown>;
+}
+
+interface WorkspacePlacement {
+  /** the workspace folder, links in its path resolved */
+  folder: string;
+  identity: SandboxIdentity;
 }
 
 /** One session's container and its two long-lived drivers, created lazily and recovered when they die. */
@@ -108,7 +120,6 @@ export class DockerSandbox implements Sandbox {
               this.lossReported[kind] = false;
               return { driver, notes };
             });
-      await this.shareWithSandbox();
       return acquired;
     } catch (error) {
       await this.release();
@@ -119,7 +130,7 @@ export class DockerSandbox implements Sandbox {
   private openDriver(live: LiveContainer, source: string): ReturnType<typeof startDockerChannel> {
     return startDockerChannel(this.options.docker, live.container, {
       cmd: ['python3', '-u', '-c', source],
-      user: this.options.identity.user,
+      user: live.identity.user,
       env: sandboxEnv(),
       workingDir: CONTAINER_WORKSPACE,
     });
@@ -132,7 +143,6 @@ export class DockerSandbox implements Sandbox {
 
   async release(): Promise<void> {
     this.activeCalls = Math.max(0, this.activeCalls - 1);
-    await this.shareWithSandbox();
     this.armIdleTimer();
   }
 
@@ -182,12 +192,6 @@ export class DockerSandbox implements Sandbox {
     await Promise.all(drivers.map((driver) => driver?.kill().catch(() => undefined)));
   }
 
-  /** as root on the host: files go back to the host user, with group access for the sandbox user (before and after calls) */
-  private async shareWithSandbox(): Promise<void> {
-    const { identity, workspace } = this.options;
-    if (identity.reclaimToUid !== undefined) await shareWorkspace(workspace, identity.reclaimToUid, identity.gid);
-  }
-
   private serialized<T>(work: () => Promise<T>): Promise<T> {
     const next = this.containerLock.then(work, work);
     this.containerLock = next.catch(() => undefined);
@@ -211,7 +215,7 @@ export class DockerSandbox implements Sandbox {
         await this.live.container.start().catch(() => undefined);
         const restarted = await inspectState(this.live.container);
         if (restarted?.running) {
-          this.live = { container: this.live.container, startedAt: restarted.startedAt };
+          this.live = { ...this.live, startedAt: restarted.startedAt, learning: undefined };
           this.stoppedForIdle = false;
           const idleMinutes = Math.round(this.options.settings.idleTimeoutMs / 6000) / 10;
           notes.push(
@@ -230,24 +234,40 @@ export class DockerSandbox implements Sandbox {
       await this.live.container.remove({ force: true }).catch(() => undefined);
       this.live = undefined;
     }
+    const placement = this.placeWorkspace();
     // side by side: the engine check only adds its clearer error when the engine is down
-    const [, adopted] = await Promise.all([requireEngine(this.options.docker), this.adoptExisting()]);
+    const [, adopted] = await Promise.all([requireEngine(this.options.docker), this.adoptExisting(placement)]);
     if (adopted) {
       notes.push(
         "[Reconnected to this session's existing sandbox container: the Python interpreter and shell were restarted, " +
           'so earlier variables and shell state are gone; files in /workspace are kept.]',
       );
     }
-    this.live = adopted ?? (await this.createContainer(onProgress));
+    this.live = adopted ?? (await this.createContainer(placement, onProgress));
     this.stoppedForIdle = false;
     return notes;
   }
 
+  /** The folder to mount and who runs in it, read afresh whenever a container is adopted or made. */
+  private placeWorkspace(): WorkspacePlacement {
+    const { workspace, managedWorkspace, host } = this.options;
+    try {
+      if (managedWorkspace) prepareManagedWorkspace(workspace, host);
+      else mkdirSync(workspace, { recursive: true });
+      // links in the path the user named are resolved once: the folder whose owner is read is the folder mounted
+      const folder = realpathSync(workspace);
+      return { folder, identity: sandboxIdentity(folder, host) };
+    } catch (error) {
+      throw new SandboxUnavailableError(`The workspace folder ${workspace} cannot be used: ${errorText(error)}`);
+    }
+  }
+
   /** A container this session left behind (earlier turn, app restart) is reused when it was made with the same settings. */
-  private async adoptExisting(): Promise<LiveContainer | undefined> {
-    const { docker, sessionId, settings, identity, workspace } = this.options;
+  private async adoptExisting({ folder, identity }: WorkspacePlacement): Promise<LiveContainer | undefined> {
+    const { docker, sessionId, settings } = this.options;
     const found = await docker.listContainers({ all: true, filters: { label: [`${SESSION_LABEL}=${sessionId}`] } });
-    const fingerprint = configFingerprint(settings, identity, workspace);
+    // a container made for another uid, folder or settings is replaced
+    const fingerprint = configFingerprint(settings, identity, folder);
     let adopted: LiveContainer | undefined;
     for (const info of found) {
       const container = docker.getContainer(info.Id);
@@ -257,21 +277,21 @@ export class DockerSandbox implements Sandbox {
       }
       if (info.State !== 'running') await container.start().catch(() => undefined);
       const state = await inspectState(container);
-      if (state?.running) adopted = { container, startedAt: state.startedAt };
+      if (state?.running) adopted = { container, identity, startedAt: state.startedAt };
       else await container.remove({ force: true }).catch(() => undefined);
     }
     return adopted;
   }
 
-  private async createContainer(onProgress?: ProgressListener): Promise<LiveContainer> {
-    const { docker, sessionId, settings, identity, workspace } = this.options;
-    await Promise.all([
-      ensureImage(docker, settings.image, onProgress),
-      mkdir(workspace, { recursive: true }).then(() => this.shareWithSandbox()),
-    ]);
+  private async createContainer(
+    { folder, identity }: WorkspacePlacement,
+    onProgress?: ProgressListener,
+  ): Promise<LiveContainer> {
+    const { docker, sessionId, settings } = this.options;
+    await ensureImage(docker, settings.image, onProgress);
     onProgress?.('Starting the sandbox container');
     const container = await docker.createContainer(
-      containerSpec(settings, sessionId, workspace, identity, this.options.owner),
+      containerSpec(settings, sessionId, folder, identity, this.options.owner),
     );
     try {
       await container.start();
@@ -279,7 +299,7 @@ export class DockerSandbox implements Sandbox {
       await container.remove({ force: true }).catch(() => undefined);
       throw new SandboxUnavailableError(`The sandbox container could not start: ${errorText(error)}`);
     }
-    const live: LiveContainer = { container, startedAt: '' };
+    const live: LiveContainer = { container, identity, startedAt: '' };
     // learnt in the background: the first driver need not wait for it (a container that died at once fails its exec)
     live.learning = inspectState(container).then((state) => {
       if (state) live.startedAt = state.startedAt;

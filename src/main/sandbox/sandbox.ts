@@ -18,7 +18,7 @@ export interface Sandbox {
   acquireShell(onProgress?: ProgressListener): Promise<Acquired<BashShell>>;
   /** the call that saw a driver die told the model already; the next acquire need not say it again */
   markLossReported(what: 'python' | 'shell'): void;
-  /** the caller is done with the driver for now (restarts the idle clock, hands files back to the host user) */
+  /** the caller is done with the driver for now (restarts the idle clock) */
   release(): Promise<void>;
   /** the session ended for now: stop processes (a docker container is stopped, kept for the session's next turn) */
   dispose(): Promise<void>;
