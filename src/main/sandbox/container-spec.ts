@@ -14,6 +14,7 @@ export const CONTAINER_WORKSPACE = '/workspace';
 export const CONTAINER_HOME = '/home/sandbox';
 
 const MIB = 1024 * 1024;
+const NOBODY = 65534;
 
 /** Who the container processes run as. */
 export interface SandboxIdentity {
@@ -33,6 +34,16 @@ export function sandboxIdentity(workspaceFolder: string, host = hostUser()): San
   const { uid, gid } =
     host === undefined ? { uid: SANDBOX_UID, gid: SANDBOX_GID } : host.uid === 0 ? folderOwner(workspaceFolder) : host;
   return { user: `${uid}:${gid}`, uid, gid };
+}
+
+/** nobody, unless the sandbox itself runs as nobody */
+function keeperUser(identity: SandboxIdentity): string {
+  const uid = identity.uid === NOBODY ? NOBODY - 1 : NOBODY;
+  return `${uid}:${uid}`;
+}
+
+function fileSizeLimit(bytes: number): { Name: string; Soft: number; Hard: number } {
+  return { Name: 'fsize', Soft: bytes, Hard: bytes };
 }
 
 export function sandboxEnv(): string[] {
@@ -59,6 +70,7 @@ export function configFingerprint(settings: SandboxSettings, identity: SandboxId
     settings.pidsLimit,
     settings.network,
     settings.tmpfsMb,
+    settings.workspaceQuotaMb,
   ];
   return createHash('sha256')
     .update(JSON.stringify([...relevant, identity.user, workspace]))
@@ -93,8 +105,9 @@ export function containerSpec(
     // the container only idles; the work happens in attached execs that keep the session's state
     Cmd: ['sleep', 'infinity'],
     Entrypoint: [],
-    // the host user, or the workspace folder's owner (see sandboxIdentity)
-    User: identity.user,
+    // only the idle keeper runs as the container's user; the drivers run as `identity` (the host user or the
+    // workspace folder's owner, see sandboxIdentity), so they cannot stop the container and can all be stopped at once
+    User: keeperUser(identity),
     WorkingDir: CONTAINER_WORKSPACE,
     Env: sandboxEnv(),
     Tty: false,
@@ -118,6 +131,8 @@ export function containerSpec(
       NanoCpus: Math.round(settings.cpus * 1e9),
       // a fork bomb hits this ceiling instead of the host's process table
       PidsLimit: settings.pidsLimit,
+      // no single file larger than the workspace quota (the quota watchdog bounds the rest)
+      ...(settings.workspaceQuotaMb > 0 ? { Ulimits: [fileSizeLimit(settings.workspaceQuotaMb * MIB)] } : {}),
       // no network unless the user allowed it for this session or in settings
       NetworkMode: settings.network ? 'bridge' : 'none',
       // reaps the zombies of background jobs

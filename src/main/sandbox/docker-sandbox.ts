@@ -1,5 +1,6 @@
 import { mkdirSync, realpathSync } from 'node:fs';
 import type Docker from 'dockerode';
+import { z } from 'zod';
 import { BashShell } from './bash-shell.js';
 import {
   CONFIG_LABEL,
@@ -11,17 +12,22 @@ import {
   sandboxIdentity,
   type SandboxIdentity,
 } from './container-spec.js';
-import { startDockerChannel } from './docker-channel.js';
+import { runForOutput, runQuietly, startDockerChannel } from './docker-channel.js';
 import { BASH_SHELL_SOURCE } from './drivers/bash-shell-source.js';
 import { PYTHON_REPL_SOURCE } from './drivers/python-repl-source.js';
+import { WORKSPACE_USAGE_SOURCE } from './drivers/workspace-usage-source.js';
 import { START_DOCKER_HINT, SandboxUnavailableError, errorText, requireEngine } from './engine.js';
 import { PythonRepl } from './python-repl.js';
 import type { SandboxSettings } from './sandbox-settings.js';
 import { ensureImage } from './sandbox-image.js';
 import { stateLostNote, type Acquired, type ProgressListener, type Sandbox } from './sandbox.js';
 import { prepareManagedWorkspace, type FolderOwner } from './workspace-owner.js';
+import { WorkspaceQuotaWatch, type QuotaNotice } from './workspace-quota.js';
 
 const STOP_TIMEOUT_S = 2;
+/** a workspace that takes longer than this to measure is measured again later */
+const MEASURE_TIMEOUT_MS = 60_000;
+const WorkspaceUsageSchema = z.object({ bytes: z.number().int().nonnegative() });
 
 export interface DockerSandboxOptions {
   docker: Docker;
@@ -67,6 +73,11 @@ export class DockerSandbox implements Sandbox {
   private idleTimer: NodeJS.Timeout | undefined;
   private containerLock: Promise<unknown> = Promise.resolve();
   private disposed = false;
+  private quota: WorkspaceQuotaWatch | undefined;
+  /** times the workspace quota stopped every sandbox process, and how many of those the model was told */
+  private breaches = 0;
+  private reportedBreaches = 0;
+  private lastBreach: QuotaNotice | undefined;
 
   constructor(private readonly options: DockerSandboxOptions) {}
 
@@ -106,6 +117,7 @@ export class DockerSandbox implements Sandbox {
     start: (live: LiveContainer) => Promise<T>,
   ): Promise<Acquired<T>> {
     this.beginCall();
+    const quotaMark = this.breaches;
     try {
       const existing = current();
       const acquired =
@@ -120,7 +132,8 @@ export class DockerSandbox implements Sandbox {
               this.lossReported[kind] = false;
               return { driver, notes };
             });
-      return acquired;
+      const breach = this.unreportedBreach();
+      return { ...acquired, notes: breach ? [breach, ...acquired.notes] : acquired.notes, quotaMark };
     } catch (error) {
       await this.release();
       throw wrapEngineError(error);
@@ -141,6 +154,15 @@ export class DockerSandbox implements Sandbox {
     this.lossReported[what] = true;
   }
 
+  async quotaAfterCall(quotaMark: number): Promise<QuotaNotice | undefined> {
+    await this.quota?.check();
+    if (this.breaches > quotaMark && this.lastBreach) {
+      this.reportedBreaches = this.breaches;
+      return this.lastBreach;
+    }
+    return this.quota?.overQuota();
+  }
+
   async release(): Promise<void> {
     this.activeCalls = Math.max(0, this.activeCalls - 1);
     this.armIdleTimer();
@@ -149,6 +171,7 @@ export class DockerSandbox implements Sandbox {
   async dispose(): Promise<void> {
     this.disposed = true;
     clearTimeout(this.idleTimer);
+    this.stopQuotaWatch();
     await this.stopDrivers();
     const live = this.live;
     this.live = undefined;
@@ -159,6 +182,7 @@ export class DockerSandbox implements Sandbox {
   async destroy(): Promise<void> {
     this.disposed = true;
     clearTimeout(this.idleTimer);
+    this.stopQuotaWatch();
     await this.stopDrivers();
     const live = this.live;
     this.live = undefined;
@@ -169,6 +193,7 @@ export class DockerSandbox implements Sandbox {
     if (this.disposed) throw new SandboxUnavailableError('This session has ended: its sandbox was shut down.');
     this.activeCalls++;
     clearTimeout(this.idleTimer);
+    this.quota?.hurry();
   }
 
   private armIdleTimer(): void {
@@ -180,6 +205,7 @@ export class DockerSandbox implements Sandbox {
 
   private async stopForIdle(): Promise<void> {
     if (this.activeCalls > 0 || !this.live) return;
+    this.stopQuotaWatch();
     await this.stopDrivers();
     this.stoppedForIdle = true;
     await this.live.container.stop({ t: STOP_TIMEOUT_S }).catch(() => undefined);
@@ -190,6 +216,42 @@ export class DockerSandbox implements Sandbox {
     if (this.python) this.lossReported.python = true;
     if (this.shell) this.lossReported.shell = true;
     await Promise.all(drivers.map((driver) => driver?.kill().catch(() => undefined)));
+  }
+
+  /** Watches the workspace's size while this container lives (see WorkspaceQuotaWatch). */
+  private async startQuotaWatch(live: LiveContainer): Promise<void> {
+    this.stopQuotaWatch();
+    const { docker, settings } = this.options;
+    if (settings.workspaceQuotaMb === 0) return;
+    const watch = new WorkspaceQuotaWatch({
+      quotaMb: settings.workspaceQuotaMb,
+      measure: () => measureWorkspace(docker, live.container, live.identity.user),
+      // every process of the sandbox's user; the keeper runs as another uid, so the container stays up
+      stopAll: async () => {
+        await runQuietly(live.container, ['kill', '-KILL', '-1'], live.identity.user);
+        // seen dead before the next call could pick them up (the notice says that all state was reset)
+        await this.stopDrivers();
+      },
+      busy: () => this.activeCalls > 0,
+      onBreach: (notice) => {
+        this.breaches++;
+        this.lastBreach = notice;
+      },
+    });
+    this.quota = watch;
+    await watch.start();
+  }
+
+  private stopQuotaWatch(): void {
+    this.quota?.stop();
+    this.quota = undefined;
+  }
+
+  /** A quota breach between calls (a background writer) is told to the next call. */
+  private unreportedBreach(): string | undefined {
+    if (this.breaches === this.reportedBreaches || !this.lastBreach) return undefined;
+    this.reportedBreaches = this.breaches;
+    return `[${this.lastBreach.text}]`;
   }
 
   private serialized<T>(work: () => Promise<T>): Promise<T> {
@@ -217,6 +279,7 @@ export class DockerSandbox implements Sandbox {
         if (restarted?.running) {
           this.live = { ...this.live, startedAt: restarted.startedAt, learning: undefined };
           this.stoppedForIdle = false;
+          await this.startQuotaWatch(this.live);
           const idleMinutes = Math.round(this.options.settings.idleTimeoutMs / 6000) / 10;
           notes.push(
             `[The sandbox had been stopped after ${idleMinutes} min without use and was started again: Python variables, ` +
@@ -231,6 +294,7 @@ export class DockerSandbox implements Sandbox {
       );
       this.lossReported.python = true;
       this.lossReported.shell = true;
+      this.stopQuotaWatch();
       await this.live.container.remove({ force: true }).catch(() => undefined);
       this.live = undefined;
     }
@@ -245,6 +309,7 @@ export class DockerSandbox implements Sandbox {
     }
     this.live = adopted ?? (await this.createContainer(placement, onProgress));
     this.stoppedForIdle = false;
+    await this.startQuotaWatch(this.live);
     return notes;
   }
 
@@ -306,6 +371,27 @@ export class DockerSandbox implements Sandbox {
       live.learning = undefined;
     });
     return live;
+  }
+}
+
+/** The workspace's size, measured inside the container as the sandbox's user (see WORKSPACE_USAGE_SOURCE). */
+async function measureWorkspace(
+  docker: Docker,
+  container: Docker.Container,
+  user: string,
+): Promise<number | undefined> {
+  const output = await runForOutput(
+    docker,
+    container,
+    ['python3', '-c', WORKSPACE_USAGE_SOURCE],
+    user,
+    MEASURE_TIMEOUT_MS,
+  );
+  if (output === undefined) return undefined;
+  try {
+    return WorkspaceUsageSchema.parse(JSON.parse(output)).bytes;
+  } catch {
+    return undefined;
   }
 }
 

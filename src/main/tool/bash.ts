@@ -5,6 +5,7 @@ import { clipOutput } from '../sandbox/clip-output.js';
 import { SandboxUnavailableError, errorText } from '../sandbox/engine.js';
 import { sandboxFor } from '../sandbox/session-sandbox.js';
 import { toolProgress } from '../sandbox/tool-progress.js';
+import type { QuotaNotice } from '../sandbox/workspace-quota.js';
 import { defineTool, toolError, toolOutput, type ToolResult } from './tool.js';
 
 /** after Ctrl-C, how long to wait for the command to wind down before saying it is still running */
@@ -65,13 +66,15 @@ export const bashTool = defineTool({
       return toolError(errorText(error));
     }
     try {
-      const { driver: shell, notes } = await sandbox.acquireShell((text) => progress.push(`${text}\n`, true));
+      const acquired = await sandbox.acquireShell((text) => progress.push(`${text}\n`, true));
+      const { driver: shell, notes } = acquired;
       try {
         const outcome = await drive(shell, args, waitOptions);
         if (typeof outcome === 'string') return toolError([...notes, outcome].join('\n'));
         if (outcome.reason === 'aborted' && shell.running) void shell.interrupt({ maxWaitMs: 0 });
+        const quota = await sandbox.quotaAfterCall(acquired.quotaMark);
         if (outcome.shellExit) sandbox.markLossReported('shell');
-        return describeTurn(outcome, notes, waitOptions, settings.agent.maxObserve);
+        return describeTurn(outcome, notes, waitOptions, settings.agent.maxObserve, quota);
       } finally {
         progress.stop();
         await sandbox.release();
@@ -122,7 +125,13 @@ function mergeTurns(turns: ShellTurn[]): ShellTurn {
   return { ...last, output: earlier.join('') + last.output };
 }
 
-function describeTurn(turn: ShellTurn, notes: string[], options: ShellWaitOptions, maxObserve: number): ToolResult {
+function describeTurn(
+  turn: ShellTurn,
+  notes: string[],
+  options: ShellWaitOptions,
+  maxObserve: number,
+  quota: QuotaNotice | undefined,
+): ToolResult {
   const parts = [...notes];
   parts.push(turn.output.replace(/\n$/, ''));
   if (turn.exitCode !== undefined && !turn.running) parts.push(`[exit code ${turn.exitCode}]`);
@@ -140,12 +149,18 @@ function describeTurn(turn: ShellTurn, notes: string[], options: ShellWaitOption
     );
   }
   let system: string | undefined;
-  if (turn.shellExit) {
+  if (quota?.stopped) {
+    // the shell was killed on purpose: the quota, not a crash, is what the model must hear
+    system = quota.text;
+    parts.push(`[${system}]`);
+  } else if (turn.shellExit) {
     system = turn.shellExit.lost
       ? 'The sandbox stopped during the command (container or Docker engine gone): shell state was lost; the next call starts a new one.'
       : `The shell exited (code ${turn.shellExit.code ?? 'unknown'}). The next call starts a new shell: working directory, variables and background jobs are reset.`;
     parts.push(`[${system}]`);
   }
+  if (quota && !quota.stopped) parts.push(`[${quota.text}]`);
   const text = clipOutput(parts.filter((part) => part.length > 0).join('\n'), maxObserve);
-  return toolOutput(text || '(no output)', system ? { system } : {});
+  const error = quota?.stopped ? { error: 'The workspace went over its disk quota (details above).' } : {};
+  return toolOutput(text || '(no output)', { ...(system ? { system } : {}), ...error });
 }

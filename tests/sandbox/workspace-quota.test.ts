@@ -1,0 +1,134 @@
+import { lstatSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { bashTool } from '../../src/main/tool/bash.js';
+import { pythonExecuteTool } from '../../src/main/tool/python-execute.js';
+import type { TestToolContext } from '../support/tool-context.js';
+import { call, closeSandbox, inspectContainer, sandboxContext, textOf } from './sandbox-test-kit.js';
+
+const MIB = 1024 * 1024;
+const QUOTA_MB = 50;
+/**
+ * How far past the quota a writer of many files may get: the workspace is measured every second while a call runs,
+ * so what one 1-CPU sandbox writes in about a second, one measurement and the kill (about 150 MB here), doubled for a
+ * loaded machine plus headroom.
+ */
+const MANY_FILES_MARGIN_MB = 512;
+
+/** disk blocks under a folder, as the watchdog counts them (links not followed) */
+function diskUsage(root: string): number {
+  const stat = lstatSync(root);
+  let total = stat.blocks * 512;
+  if (stat.isDirectory()) for (const name of readdirSync(root)) total += diskUsage(join(root, name));
+  return total;
+}
+
+const contexts: TestToolContext[] = [];
+
+function session(): TestToolContext {
+  const ctx = sandboxContext({ settings: { sandbox: { workspaceQuotaMb: QUOTA_MB } } });
+  contexts.push(ctx);
+  return ctx;
+}
+
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((ctx) => closeSandbox(ctx)));
+});
+
+const QUOTA_ERROR = /went over its disk quota: it holds [\d.]+ MB and the quota is 50 MB/;
+
+describe('workspace disk quota (docker sandbox)', () => {
+  it('python writing a 500 MB file is stopped with the quota error; after deleting it the next call works', async () => {
+    const ctx = session();
+    const writer = [
+      'chunk = b"x" * (1024 * 1024)',
+      'with open("big.bin", "wb") as f:',
+      '    for _ in range(500):',
+      '        f.write(chunk)',
+      'print("wrote it all")',
+    ].join('\n');
+    const stopped = await call(pythonExecuteTool, { code: writer, timeout: 120 }, ctx);
+    expect(textOf(stopped)).toMatch(QUOTA_ERROR);
+    expect(stopped.error).toMatch(/disk quota/);
+    expect(stopped.output).not.toContain('wrote it all');
+    // one file can never outgrow the quota: the engine caps a file's size at it
+    expect(lstatSync(join(ctx.workspace, 'big.bin')).size).toBeLessThanOrEqual(QUOTA_MB * MIB);
+    expect(diskUsage(ctx.workspace)).toBeLessThan((QUOTA_MB + 1) * MIB);
+
+    const removed = await call(bashTool, { command: 'rm big.bin && echo removed' }, ctx);
+    expect(removed.output).toContain('removed');
+    const next = await call(pythonExecuteTool, { code: 'open("small.txt", "w").write("ok")\nprint("fine")' }, ctx);
+    expect(next.error).toBeUndefined();
+    expect(next.output).toBe('fine');
+  });
+
+  it('a bash dd writer and a yes writer are stopped with the quota error; deleting files brings the shell back', async () => {
+    const ctx = session();
+    const dd = await call(bashTool, { command: 'dd if=/dev/zero of=dd.bin bs=1M count=500; echo dd-finished' }, ctx);
+    expect(textOf(dd)).toMatch(QUOTA_ERROR);
+    expect(diskUsage(ctx.workspace)).toBeLessThan((QUOTA_MB + 1) * MIB);
+    await call(bashTool, { command: 'rm -f dd.bin' }, ctx);
+
+    const yes = await call(bashTool, { command: 'yes > yes.txt' }, ctx);
+    expect(textOf(yes)).toMatch(QUOTA_ERROR);
+    expect(diskUsage(ctx.workspace)).toBeLessThan((QUOTA_MB + 1) * MIB);
+    const after = await call(bashTool, { command: 'rm -f yes.txt && echo clean' }, ctx);
+    expect(after.output).toBe('clean\n[exit code 0]');
+    expect(after.error).toBeUndefined();
+  });
+
+  it('a writer of many small files, and one hidden in a background job, are stopped and told', async () => {
+    const ctx = session();
+    const many = [
+      'import itertools',
+      'chunk = b"x" * (1024 * 1024)',
+      'for i in itertools.count():',
+      '    with open(f"part-{i}.bin", "wb") as f:',
+      '        f.write(chunk)',
+    ].join('\n');
+    const stopped = await call(pythonExecuteTool, { code: many, timeout: 600 }, ctx);
+    expect(textOf(stopped)).toMatch(QUOTA_ERROR);
+    expect(diskUsage(ctx.workspace)).toBeLessThan((QUOTA_MB + MANY_FILES_MARGIN_MB) * MIB);
+    await call(bashTool, { command: 'rm -f part-*.bin' }, ctx);
+
+    // a detached writer outlives the call that started it: the watchdog keeps measuring between calls
+    const detached = await call(
+      bashTool,
+      {
+        command:
+          "setsid sh -c 'i=0; while :; do head -c 1048576 /dev/zero > bg-$i.bin; i=$((i+1)); sleep 0.05; done' " +
+          '>/dev/null 2>&1 & echo detached',
+      },
+      ctx,
+    );
+    expect(detached.output).toContain('detached');
+    let told: string | undefined;
+    for (let attempt = 0; attempt < 60 && !told; attempt++) {
+      const poll = await call(bashTool, { command: 'sleep 1; ls | wc -l' }, ctx);
+      if (QUOTA_ERROR.test(textOf(poll))) told = textOf(poll);
+    }
+    expect(told).toMatch(QUOTA_ERROR);
+    const settled = await call(bashTool, { command: 'n=$(ls | wc -l); sleep 2; echo $n $(ls | wc -l)' }, ctx);
+    const [before, later] = (settled.output ?? '').split('\n')[0].split(' ').map(Number);
+    // nothing writes any more: the detached writer was stopped with everything else
+    expect(later).toBe(before);
+    expect(diskUsage(ctx.workspace)).toBeLessThan((QUOTA_MB + MANY_FILES_MARGIN_MB) * MIB);
+  });
+
+  it('a writer hiding in a folder it made unreadable is still counted', async () => {
+    const ctx = session();
+    const hidden = await call(
+      bashTool,
+      { command: 'mkdir hide && chmod 300 hide && for i in $(seq 80); do head -c 1048576 /dev/zero > hide/$i; done' },
+      ctx,
+    );
+    expect(textOf(hidden)).toMatch(QUOTA_ERROR);
+  });
+
+  it('the quota is part of the container: one file larger than it cannot be written', async () => {
+    const ctx = session();
+    await call(bashTool, { command: 'true' }, ctx);
+    const info = await inspectContainer(ctx);
+    expect(info.HostConfig.Ulimits).toEqual([{ Name: 'fsize', Soft: QUOTA_MB * MIB, Hard: QUOTA_MB * MIB }]);
+  });
+});
