@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync } from 'node:fs';
+import { lstatSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bashTool } from '../../src/main/tool/bash.js';
@@ -14,6 +14,8 @@ const QUOTA_MB = 50;
  * loaded machine plus headroom.
  */
 const MANY_FILES_MARGIN_MB = 512;
+/** the many-file writers stop by themselves past this, so a broken watchdog fails the test without filling the disk */
+const WRITER_BOUND_MB = QUOTA_MB + MANY_FILES_MARGIN_MB + 100;
 
 /** disk blocks under a folder, as the watchdog counts them (links not followed) */
 function diskUsage(root: string): number {
@@ -32,7 +34,9 @@ function session(): TestToolContext {
 }
 
 afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((ctx) => closeSandbox(ctx)));
+  const done = contexts.splice(0);
+  await Promise.all(done.map((ctx) => closeSandbox(ctx)));
+  for (const ctx of done) rmSync(ctx.workspace, { recursive: true, force: true });
 });
 
 const QUOTA_ERROR = /went over its disk quota: it holds [\d.]+ MB and the quota is 50 MB/;
@@ -80,9 +84,9 @@ describe('workspace disk quota (docker sandbox)', () => {
   it('a writer of many small files, and one hidden in a background job, are stopped and told', async () => {
     const ctx = session();
     const many = [
-      'import itertools',
       'chunk = b"x" * (1024 * 1024)',
-      'for i in itertools.count():',
+      // bounded past quota + margin: without the watchdog it ends on its own, over the bound checked below
+      `for i in range(${WRITER_BOUND_MB}):`,
       '    with open(f"part-{i}.bin", "wb") as f:',
       '        f.write(chunk)',
     ].join('\n');
@@ -96,7 +100,7 @@ describe('workspace disk quota (docker sandbox)', () => {
       bashTool,
       {
         command:
-          "setsid sh -c 'i=0; while :; do head -c 1048576 /dev/zero > bg-$i.bin; i=$((i+1)); sleep 0.05; done' " +
+          `setsid sh -c 'for i in $(seq ${WRITER_BOUND_MB}); do head -c 1048576 /dev/zero > bg-$i.bin; sleep 0.05; done' ` +
           '>/dev/null 2>&1 & echo detached',
       },
       ctx,
