@@ -113,9 +113,13 @@ describe('workspace disk quota (docker sandbox)', () => {
     }
     expect(told).toMatch(QUOTA_ERROR);
     const settled = await call(bashTool, { command: 'n=$(ls | wc -l); sleep 2; echo $n $(ls | wc -l)' }, ctx);
-    const [before, later] = (settled.output ?? '').split('\n')[0].split(' ').map(Number);
     // nothing writes any more: the detached writer was stopped with everything else
+    expect(settled.error).toBeUndefined();
+    const [, before, later] = /^(\d+) (\d+)\n\[exit code 0\]/.exec(settled.output ?? '') ?? [];
+    expect(before).toMatch(/^\d+$/);
     expect(later).toBe(before);
+    // still over the quota, so the model is reminded; reading and deleting are not stopped
+    expect(settled.output).toMatch(/at or over its quota of 50 MB: delete files/);
     expect(diskUsage(ctx.workspace)).toBeLessThan((QUOTA_MB + MANY_FILES_MARGIN_MB) * MIB);
   });
 
