@@ -1,6 +1,7 @@
 import { lstatSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SandboxSettingsSchema } from '../../src/main/sandbox/sandbox-settings.js';
 import { bashTool } from '../../src/main/tool/bash.js';
 import { pythonExecuteTool } from '../../src/main/tool/python-execute.js';
 import type { TestToolContext } from '../support/tool-context.js';
@@ -40,6 +41,17 @@ afterEach(async () => {
 });
 
 const QUOTA_ERROR = /went over its disk quota: it holds [\d.]+ MB and the quota is 50 MB/;
+
+describe('the workspace quota setting', () => {
+  it('defaults to 4096 MB, takes 0 for off, and refuses a negative or fractional size', () => {
+    expect(SandboxSettingsSchema.parse({}).workspaceQuotaMb).toBe(4096);
+    expect(SandboxSettingsSchema.parse({ workspaceQuotaMb: 0 }).workspaceQuotaMb).toBe(0);
+    for (const bad of [-1, 1.5, '100']) {
+      const parsed = SandboxSettingsSchema.safeParse({ workspaceQuotaMb: bad });
+      expect(parsed.error?.issues[0]?.path).toEqual(['workspaceQuotaMb']);
+    }
+  });
+});
 
 describe('workspace disk quota (docker sandbox)', () => {
   it('python writing a 500 MB file is stopped with the quota error; after deleting it the next call works', async () => {
