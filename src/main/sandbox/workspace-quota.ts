@@ -4,6 +4,8 @@ const BUSY_INTERVAL_MS = 1_000;
 const IDLE_INTERVAL_MS = 5_000;
 /** a big workspace is measured less often: the next measurement waits at least this many times the last one's length */
 const MEASURE_COST_FACTOR = 4;
+/** the longest a new container's first call waits for the workspace's first measurement */
+const BASELINE_WAIT_MS = 3_000;
 const MIB = 1024 * 1024;
 
 /** What the model is told about the workspace quota after a call. */
@@ -38,10 +40,14 @@ export class WorkspaceQuotaWatch {
 
   constructor(private readonly options: QuotaWatchOptions) {}
 
-  /** Takes the first measurement (what later ones are compared with) and starts measuring. */
+  /** Takes the first measurement (what later ones are compared with), waiting for it a little, and starts measuring. */
   async start(): Promise<void> {
-    await this.check();
+    const first = this.check();
     this.schedule(0);
+    // a huge folder is not worth holding the first call for: its baseline lands a bit later
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([first, new Promise((resolve) => (timer = setTimeout(resolve, BASELINE_WAIT_MS)))]);
+    clearTimeout(timer);
   }
 
   stop(): void {
