@@ -145,6 +145,24 @@ describe('workspace disk quota (docker sandbox)', () => {
     expect(textOf(hidden)).toMatch(QUOTA_ERROR);
   });
 
+  it('files deleted while still open count until they are closed', async () => {
+    const ctx = session();
+    const ghosts = [
+      'import os',
+      'ghosts = []',
+      'for i in range(2):',
+      '    f = open(f"ghost-{i}", "wb")',
+      '    os.unlink(f"ghost-{i}")',
+      '    ghosts.append(f)',
+      '    for _ in range(40):',
+      '        f.write(b"x" * (1024 * 1024))',
+      '    f.flush()',
+      'print("hidden", len(os.listdir(".")))',
+    ].join('\n');
+    const result = await call(pythonExecuteTool, { code: ghosts }, ctx);
+    expect(textOf(result)).toMatch(QUOTA_ERROR);
+  });
+
   it('the quota is part of the container: one file larger than it cannot be written', async () => {
     const ctx = session();
     await call(bashTool, { command: 'true' }, ctx);
