@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { CoreEvent, CoreEventInput, SessionInfo, SessionMode, UsageTotals } from '../../shared/events.js';
 import { createAgent } from '../agent/agent-factory.js';
 import { RunCancelledError } from '../agent/errors.js';
@@ -11,6 +11,8 @@ import type { LlmConfig } from '../config/llm-config.js';
 import { EventBus, type EventListener } from '../events/event-bus.js';
 import type { Llm } from '../llm/types.js';
 import type { SessionStore } from '../store/store-api.js';
+import { sessionWorkspaceDir } from '../store/data-dir.js';
+import { prepareManagedWorkspace } from '../sandbox/workspace-owner.js';
 import type { ToolGate } from '../approval/tool-gate.js';
 import { createApprovalGate } from '../approval/approval-gate.js';
 import type { AnyTool } from '../tool/tool.js';
@@ -186,8 +188,9 @@ export class SessionService {
 
   private createSession(request: StartTaskRequest, mode: SessionMode, model: string): SessionInfo {
     const id = randomUUID();
-    const workspace = request.workspace ? resolve(request.workspace) : join(this.options.dataDir, 'workspaces', id);
-    mkdirSync(workspace, { recursive: true });
+    const workspace = request.workspace ? resolve(request.workspace) : sessionWorkspaceDir(this.options.dataDir, id);
+    if (request.workspace) mkdirSync(workspace, { recursive: true });
+    else prepareManagedWorkspace(workspace);
     return this.store.createSession({ id, title: titleOf(request.task), mode, model, workspace, status: 'running' });
   }
 

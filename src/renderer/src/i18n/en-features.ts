@@ -104,6 +104,7 @@ export const enFeatures = {
       modeLocal: 'This machine, inside the workspace (no isolation)',
       memory: 'Memory limit (MB)',
       cpus: 'CPU limit (cores)',
+      workspaceQuota: 'Workspace disk quota (MB, 0 = off)',
       network: 'Allow network access inside the sandbox',
     },
     browser: {

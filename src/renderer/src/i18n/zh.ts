@@ -262,6 +262,7 @@ export const zh: Translation<typeof en & typeof enFeatures> = {
       modeLocal: '本机，在工作区内（无隔离）',
       memory: '内存上限（MB）',
       cpus: 'CPU 上限（核）',
+      workspaceQuota: '工作区磁盘配额（MB，0 = 不限）',
       network: '允许沙箱内访问网络',
     },
     browser: {
