@@ -1,6 +1,7 @@
 import type { Browser, LaunchOptions } from 'playwright';
 import type { BrowserSettings } from './browser-settings.js';
 import { findBrowserExecutable } from './find-browser-executable.js';
+import { chromiumSandboxDecision, probeSandboxHost, type SandboxHost } from './chromium-sandbox.js';
 
 /** Flags that keep a headless Chromium quiet: no GPU, no background calls home, no first-run UI. */
 const QUIET_ARGS = [
@@ -31,12 +32,16 @@ type LaunchSettings = Pick<
   'headless' | 'executablePath' | 'channel' | 'cdpUrl' | 'proxy' | 'extraArgs' | 'chromiumSandbox' | 'launchTimeoutMs'
 >;
 
-export function launchOptionsFor(settings: LaunchSettings): LaunchOptions {
+export function launchOptionsFor(
+  settings: LaunchSettings,
+  probeHost: (executablePath: string | undefined) => SandboxHost = probeSandboxHost,
+): LaunchOptions {
   const executable = findBrowserExecutable(settings);
   return {
     ...executable,
     headless: settings.headless,
-    chromiumSandbox: settings.chromiumSandbox,
+    // an explicit setting wins; otherwise the sandbox is on wherever this OS lets it start
+    chromiumSandbox: settings.chromiumSandbox ?? chromiumSandboxDecision(probeHost(executable.executablePath)).enabled,
     args: [...QUIET_ARGS, ...settings.extraArgs],
     proxy: settings.proxy,
     timeout: settings.launchTimeoutMs,

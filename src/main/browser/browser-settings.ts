@@ -16,8 +16,8 @@ export const BrowserSettingsSchema = z.object({
   /** URL schemes the agent may open; http and https only unless the user allows more */
   allowedSchemes: z.array(z.string()).default(['http', 'https']),
   maxContentLength: z.number().int().positive().default(20_000),
-  /** Chromium's own process sandbox; off by default because it cannot start as root or without user namespaces */
-  chromiumSandbox: z.boolean().default(false),
+  /** Chromium's own process sandbox; unset: on wherever it can start (not as root on Linux, see chromium-sandbox.ts) */
+  chromiumSandbox: z.boolean().optional(),
   launchTimeoutMs: z.number().int().positive().default(30_000),
   navigationTimeoutMs: z.number().int().positive().default(30_000),
   /** clicks, typing and selections give up after this long */

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import {
+  chromiumSandboxDecision,
+  probeSandboxHost,
+  type SandboxHost,
+} from '../../src/main/browser/chromium-sandbox.js';
+import { launchOptionsFor } from '../../src/main/browser/browser-launcher.js';
+import { BrowserSettingsSchema } from '../../src/main/browser/browser-settings.js';
+import { CHROMIUM } from './browser-test-kit.js';
+
+const LINUX_USER: SandboxHost = { platform: 'linux', uid: 1000, userNamespaces: true, suidHelper: false };
+
+describe("Chromium's own sandbox", () => {
+  it('stays on for a normal user on Linux, macOS and Windows', () => {
+    expect(chromiumSandboxDecision(LINUX_USER)).toEqual({ enabled: true });
+    expect(chromiumSandboxDecision({ ...LINUX_USER, userNamespaces: false, suidHelper: true })).toEqual({
+      enabled: true,
+    });
+    expect(chromiumSandboxDecision({ ...LINUX_USER, platform: 'darwin', userNamespaces: false })).toEqual({
+      enabled: true,
+    });
+    expect(chromiumSandboxDecision({ ...LINUX_USER, platform: 'win32', uid: undefined })).toEqual({ enabled: true });
+  });
+
+  it('is off, with the reason, only where Chromium cannot start it', () => {
+    expect(chromiumSandboxDecision({ ...LINUX_USER, uid: 0 })).toEqual({
+      enabled: false,
+      reason: expect.stringContaining('root'),
+    });
+    expect(chromiumSandboxDecision({ ...LINUX_USER, userNamespaces: false })).toEqual({
+      enabled: false,
+      reason: expect.stringContaining('user namespaces'),
+    });
+  });
+
+  it('reaches the launch options: on for a user, off as root, the setting wins', () => {
+    const settings = BrowserSettingsSchema.parse({ executablePath: CHROMIUM });
+    expect(launchOptionsFor(settings, () => LINUX_USER).chromiumSandbox).toBe(true);
+    expect(launchOptionsFor(settings, () => ({ ...LINUX_USER, uid: 0 })).chromiumSandbox).toBe(false);
+    expect(launchOptionsFor({ ...settings, chromiumSandbox: false }, () => LINUX_USER).chromiumSandbox).toBe(false);
+  });
+
+  it('sees this machine as it is', () => {
+    const host = probeSandboxHost(CHROMIUM);
+    expect(host.platform).toBe(process.platform);
+    expect(host.uid).toBe(process.geteuid?.());
+  });
+});
