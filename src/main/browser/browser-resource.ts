@@ -1,28 +1,56 @@
-import { defineResource } from '../session/resources.js';
+import { defineResource, type SessionResources } from '../session/resources.js';
 import { settingsOf } from '../config/session-settings.js';
 import { leaseBrowser } from './browser-launcher.js';
 import { BrowserSession } from './browser-session.js';
+import { startEgressGuard, type EgressGuard } from './egress-guard.js';
+import { systemNetwork, type EgressNetwork } from './egress-network.js';
+
+const EGRESS_NETWORK_PROVISION = 'browser-egress-network';
+
+/** The resolver and connector the browser's egress guard uses instead of the system's (tests give names addresses). */
+export function provideEgressNetwork(resources: SessionResources, network: EgressNetwork): void {
+  resources.provide(EGRESS_NETWORK_PROVISION, network);
+}
 
 /** The session's browser context, created on the first browser action and closed with the session. */
 export const browserSessionResource = defineResource<BrowserSession>({
   name: 'browser',
   async create(owner) {
     const settings = settingsOf(owner.resources).browser;
-    const lease = await leaseBrowser(settings);
+    // without the rule there is nothing to guard: the browser goes out as it always did (or via browser.proxy)
+    const guard: EgressGuard | undefined = settings.allowPrivateNetwork
+      ? undefined
+      : await startEgressGuard(
+          owner.resources.provision<EgressNetwork>(EGRESS_NETWORK_PROVISION) ?? systemNetwork(settings.proxy),
+        );
+    const releaseGuard = async () => guard?.close();
+    let lease;
+    try {
+      lease = await leaseBrowser(settings);
+    } catch (error) {
+      await releaseGuard();
+      throw error;
+    }
+    const release = async () => {
+      await releaseGuard();
+      await lease.release();
+    };
     try {
       const context = await lease.browser.newContext({
         viewport: settings.viewport,
         acceptDownloads: true,
         userAgent: settings.userAgent,
+        // naming <-loopback> makes even this computer's addresses go through the guard (Chromium skips them by default)
+        proxy: guard && { server: guard.proxyServer, bypass: '<-loopback>' },
       });
       try {
-        return await BrowserSession.open(context, settings, owner.workspace, lease.release);
+        return await BrowserSession.open(context, settings, owner.workspace, release, guard);
       } catch (error) {
         await context.close().catch(() => undefined);
         throw error;
       }
     } catch (error) {
-      await lease.release();
+      await release();
       throw error;
     }
   },

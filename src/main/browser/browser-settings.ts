@@ -15,6 +15,11 @@ export const BrowserSettingsSchema = z.object({
     .default({ width: 1280, height: 800 }),
   /** URL schemes the agent may open; http and https only unless the user allows more */
   allowedSchemes: z.array(z.string()).default(['http', 'https']),
+  /**
+   * Let pages reach loopback, link-local and private-network addresses (this computer's servers, the router);
+   * off so that a prompt-injected page cannot make the agent drive them
+   */
+  allowPrivateNetwork: z.boolean().default(false),
   maxContentLength: z.number().int().positive().default(20_000),
   /** Chromium's own process sandbox; unset: on wherever it can start (not as root on Linux, see chromium-sandbox.ts) */
   chromiumSandbox: z.boolean().optional(),

@@ -89,6 +89,8 @@ async function clickAndFollow(page: Page, element: Locator, timeoutMs: number): 
 }
 
 async function open(session: BrowserSession, page: Page, url: string): Promise<string> {
+  // the guard would refuse it anyway; asking first gives the model a clear reason instead of a proxy error
+  await session.egressGuard?.checkUrl(url);
   const downloadsBefore = session.downloadCount;
   try {
     const response = await page.goto(url, { waitUntil: 'domcontentloaded' });

@@ -1,0 +1,274 @@
+import { connect, createServer, type AddressInfo, type Server } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { closeSharedBrowsers } from '../../src/main/browser/browser-launcher.js';
+import { browserSessionResource, provideEgressNetwork } from '../../src/main/browser/browser-resource.js';
+import { connectDirectly, resolveWithSystem, type EgressNetwork } from '../../src/main/browser/egress-network.js';
+import type { ResolvedAddress } from '../../src/main/browser/address-policy.js';
+import { htmlPage, startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
+import type { TestToolContext } from '../support/tool-context.js';
+import { act, actOk, activePage, browserContext, indexOf } from './browser-test-kit.js';
+
+/**
+ * A public unicast address the test resolver gives to test names. Nothing is ever sent to it: the test's
+ * connector delivers connections for it to the "public" fixture site, as a route to that host would. The
+ * guard's address check runs on this real address; only the last hop is redirected.
+ */
+const PUBLIC_ADDRESS = '93.184.215.14';
+
+/** The service a hostile page wants to reach: it counts every TCP connection, whatever is sent on it. */
+interface LoopbackTarget {
+  port: number;
+  connections: number;
+  close(): Promise<void>;
+}
+
+async function startLoopbackTarget(): Promise<LoopbackTarget> {
+  const body = '<title>Secret</title><p>router admin</p>';
+  const target = { port: 0, connections: 0, close: () => Promise.resolve() };
+  const server: Server = createServer((socket) => {
+    target.connections++;
+    socket.on('error', () => undefined);
+    socket.once('data', () =>
+      socket.end(
+        `HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+      ),
+    );
+  });
+  // '::' takes 127.0.0.1 and ::1 on one port
+  await new Promise<void>((resolve) => server.listen(0, '::', resolve));
+  target.port = (server.address() as AddressInfo).port;
+  target.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  return target;
+}
+
+let target: LoopbackTarget;
+let site: FixtureServer;
+/** What the test resolver answers for a name; anything else goes to the system resolver. */
+const names = new Map<string, () => ResolvedAddress[]>();
+/** Addresses the guard connected to, as address:port. */
+const dialed: string[] = [];
+const contexts: TestToolContext[] = [];
+
+const testNetwork: EgressNetwork = {
+  resolve: async (host) => names.get(host)?.() ?? resolveWithSystem(host),
+  connect: (address, port) => {
+    dialed.push(`${address}:${port}`);
+    return address === PUBLIC_ADDRESS ? connectDirectly('127.0.0.1', sitePort()) : connectDirectly(address, port);
+  },
+};
+
+function sitePort(): number {
+  return Number(new URL(site.baseUrl).port);
+}
+
+/** The fixture site under a name that resolves to a public address. */
+function publicUrl(path: string): string {
+  return `http://public.test:${sitePort()}${path}`;
+}
+
+function targetUrl(path: string, host = '127.0.0.1'): string {
+  return `http://${host}:${target.port}${path}`;
+}
+
+/** A session with the guard on (browser.allowPrivateNetwork false) and the test network. */
+function guardedSession(): TestToolContext {
+  const ctx = browserContext({ settings: { browser: { allowPrivateNetwork: false } } });
+  provideEgressNetwork(ctx.resources, testNetwork);
+  contexts.push(ctx);
+  return ctx;
+}
+
+/** Waits until the hostile page has reported each of `what` to its own site (a refused request has no other signal). */
+async function pageReported(...what: string[]): Promise<void> {
+  await vi.waitFor(
+    () => {
+      const reported = site.requests.filter((r) => r.url.pathname === '/report').map((r) => r.url.search);
+      for (const item of what) expect(reported).toContain(`?${item}`);
+    },
+    { timeout: 15_000, interval: 100 },
+  );
+}
+
+const REPORT = `function report(what) { new Image().src = '/report?' + what; }`;
+
+beforeAll(async () => {
+  target = await startLoopbackTarget();
+  site = await startFixtureServer({
+    '/report': { status: 204 },
+    '/hello': htmlPage('<p>hello from the web</p>', 'Public page'),
+  });
+  names.set('public.test', () => [{ address: PUBLIC_ADDRESS, family: 4 }]);
+  names.set('sneaky.test', () => [{ address: '127.0.0.1', family: 4 }]);
+});
+
+beforeEach(() => {
+  target.connections = 0;
+  dialed.length = 0;
+  site.requests.length = 0;
+});
+
+afterAll(async () => {
+  await Promise.all(contexts.map((ctx) => ctx.resources.disposeAll()));
+  await closeSharedBrowsers();
+  await site?.close();
+  await target?.close();
+});
+
+describe('the browser may not reach this computer or the local network (browser.allowPrivateNetwork off)', () => {
+  it('refuses loopback addresses however they are written, and names that resolve to them', async () => {
+    const ctx = guardedSession();
+    const attempts: [string, RegExp][] = [
+      [targetUrl('/'), /127\.0\.0\.1/],
+      [targetUrl('/', 'localhost'), /localhost \((127\.0\.0\.1|::1)\)/],
+      [targetUrl('/', '[::1]'), /::1/],
+      [targetUrl('/', '0x7f000001'), /127\.0\.0\.1/],
+      [targetUrl('/', '2130706433'), /127\.0\.0\.1/],
+      [targetUrl('/', 'sneaky.test'), /sneaky\.test \(127\.0\.0\.1\)/],
+    ];
+    for (const [url, shown] of attempts) {
+      const result = await act(ctx, { action: 'go_to_url', url });
+      expect(result.error, url).toMatch(
+        new RegExp(`Refused to connect to ${shown.source}: it is a loopback address\\.`),
+      );
+      expect(result.error, url).toContain('browser.allowPrivateNetwork');
+    }
+    const opened = await act(ctx, { action: 'open_tab', url: targetUrl('/secret') });
+    expect(opened.error).toContain('Refused to connect to 127.0.0.1');
+    expect(target.connections).toBe(0);
+  });
+
+  it('opens public pages through the guard, connecting to the address it checked', async () => {
+    const ctx = guardedSession();
+    const state = await actOk(ctx, { action: 'go_to_url', url: publicUrl('/hello') });
+    expect(state).toContain('Title: Public page');
+    expect(dialed).toContain(`${PUBLIC_ADDRESS}:${sitePort()}`);
+  });
+
+  it('does not follow a redirect to a loopback address', async () => {
+    const ctx = guardedSession();
+    site.route('/redirect', { status: 302, headers: { Location: targetUrl('/secret') } });
+    const result = await act(ctx, { action: 'go_to_url', url: publicUrl('/redirect') });
+    expect(result.output ?? result.error).toContain(`The browser blocked a request of this page:`);
+    expect(result.output ?? result.error).toContain('Refused to connect to 127.0.0.1: it is a loopback address.');
+    expect(result.output ?? result.error).not.toContain('router admin');
+    expect(target.connections).toBe(0);
+  });
+
+  it("refuses a page's images, fetches, beacons and WebSockets to loopback, over http and https", async () => {
+    const ctx = guardedSession();
+    site.route(
+      '/subresources',
+      htmlPage(
+        `<img src="${targetUrl('/pixel.png')}" onerror="report('img')">
+         <img src="https://127.0.0.1:${target.port}/tls.png" onerror="report('tls')">
+         <script>${REPORT}
+           fetch('${targetUrl('/api')}', { method: 'POST', mode: 'no-cors', body: 'x' })
+             .finally(() => report('fetch'));
+           navigator.sendBeacon('${targetUrl('/beacon')}', 'x');
+           const socket = new WebSocket('ws://127.0.0.1:${target.port}/ws');
+           socket.onclose = () => report('ws');
+         </script>`,
+        'Subresources',
+      ),
+    );
+    const opened = await actOk(ctx, { action: 'go_to_url', url: publicUrl('/subresources') });
+    await pageReported('img', 'tls', 'fetch', 'ws');
+    // the refusals are told with the action during which they happened, or the next one
+    const next = await actOk(ctx, { action: 'scroll_down' });
+    expect(`${opened}\n${next}`).toContain('Refused to connect to 127.0.0.1');
+    expect(target.connections).toBe(0);
+  });
+
+  it('refuses a form that posts to loopback', async () => {
+    const ctx = guardedSession();
+    site.route(
+      '/form',
+      htmlPage(
+        `<form method="post" action="${targetUrl('/admin/reset')}"><input name="confirm" value="yes"></form>
+         <script>addEventListener('load', () => document.forms[0].submit());</script>`,
+        'Form',
+      ),
+    );
+    await actOk(ctx, { action: 'go_to_url', url: publicUrl('/form') });
+    const page = await activePage(ctx);
+    await page.waitForURL(targetUrl('/admin/reset'));
+    expect(await page.locator('body').innerText()).toContain('Refused to connect to 127.0.0.1');
+    expect(target.connections).toBe(0);
+  });
+
+  it('refuses a link the agent clicks into a new tab, and a window the page opens', async () => {
+    const ctx = guardedSession();
+    site.route(
+      '/links',
+      htmlPage(
+        `<a href="${targetUrl('/secret')}" target="_blank">Open admin</a>
+         <button onclick="window.open('${targetUrl('/popup', '[::1]')}')">Pop up</button>`,
+        'Links',
+      ),
+    );
+    const state = await actOk(ctx, { action: 'go_to_url', url: publicUrl('/links') });
+    const clicked = await actOk(ctx, { action: 'click_element', index: indexOf(state, 'Open admin') });
+    expect(clicked).toContain('Refused to connect to 127.0.0.1');
+    await actOk(ctx, { action: 'switch_tab', tab_id: 0 });
+    const popped = await actOk(ctx, { action: 'click_element', index: indexOf(state, 'Pop up') });
+    expect(popped).toContain('Refused to connect to ::1');
+    expect(target.connections).toBe(0);
+  });
+
+  it('holds against DNS rebinding: the address checked is the address connected to, and each request is checked', async () => {
+    const ctx = guardedSession();
+    // public on the first lookup, loopback from then on (a rebinding DNS server with a zero TTL)
+    let lookups = 0;
+    names.set('rebind.test', () => [{ address: lookups++ === 0 ? PUBLIC_ADDRESS : '127.0.0.1', family: 4 }]);
+    // the target's port: once the name points at loopback, the same origin is the local service
+    const rebound = (path: string) => `http://rebind.test:${target.port}${path}`;
+    site.route(
+      '/rebinding',
+      htmlPage(
+        `<script>${REPORT}
+           const first = new Image();
+           first.onload = first.onerror = () => {
+             report('first');
+             fetch('${rebound('/secret')}', { mode: 'no-cors' }).finally(() => report('second'));
+           };
+           first.src = '${rebound('/first.png')}';
+         </script>`,
+        'Rebinding',
+      ),
+    );
+    await actOk(ctx, { action: 'go_to_url', url: publicUrl('/rebinding') });
+    await pageReported('first', 'second');
+    // the first request went where its check said (the public site), the second was refused
+    expect(site.requests.map((r) => r.url.pathname)).toContain('/first.png');
+    expect(dialed).toContain(`${PUBLIC_ADDRESS}:${target.port}`);
+    expect(target.connections).toBe(0);
+  });
+
+  it('stops the guard with the session', async () => {
+    const ctx = guardedSession();
+    await actOk(ctx, { action: 'go_to_url', url: publicUrl('/hello') });
+    const guard = (await ctx.resources.get(browserSessionResource)).egressGuard!;
+    const port = Number(new URL(guard.proxyServer).port);
+    await ctx.resources.disposeAll();
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(false);
+      });
+      socket.once('error', () => resolve(true));
+    });
+    expect(refused).toBe(true);
+  });
+});
+
+describe('browser.allowPrivateNetwork on', () => {
+  it('lets the user open local servers', async () => {
+    const ctx = browserContext();
+    contexts.push(ctx);
+    const state = await actOk(ctx, { action: 'go_to_url', url: targetUrl('/') });
+    expect(state).toContain('Title: Secret');
+    expect(target.connections).toBeGreaterThan(0);
+    expect((await ctx.resources.get(browserSessionResource)).egressGuard).toBeUndefined();
+  });
+});
