@@ -1,3 +1,4 @@
+import { createSocket } from 'node:dgram';
 import { connect, createServer, type AddressInfo, type Server } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { closeSharedBrowsers } from '../../src/main/browser/browser-launcher.js';
@@ -242,6 +243,41 @@ describe('the browser may not reach this computer or the local network (browser.
     expect(site.requests.map((r) => r.url.pathname)).toContain('/first.png');
     expect(dialed).toContain(`${PUBLIC_ADDRESS}:${target.port}`);
     expect(target.connections).toBe(0);
+  });
+
+  it('gives pages no WebRTC, whose UDP (STUN) no HTTP proxy carries, not even through a fresh frame', async () => {
+    const ctx = guardedSession();
+    const stun = createSocket('udp4');
+    let packets = 0;
+    stun.on('message', () => packets++);
+    await new Promise<void>((resolve) => stun.bind(0, '127.0.0.1', resolve));
+    site.route(
+      '/webrtc',
+      htmlPage(
+        `<script>${REPORT}
+           try {
+             const frame = document.body.appendChild(document.createElement('iframe'));
+             const Peer = window.RTCPeerConnection || frame.contentWindow.RTCPeerConnection;
+             const peer = new Peer({ iceServers: [{ urls: 'stun:127.0.0.1:${stun.address().port}' }] });
+             peer.createDataChannel('x');
+             peer.onicegatheringstatechange = () => peer.iceGatheringState === 'complete' && report('gathered');
+             peer.createOffer().then((offer) => peer.setLocalDescription(offer));
+           } catch {
+             report('no-webrtc');
+           }
+         </script>`,
+        'WebRTC',
+      ),
+    );
+    try {
+      await actOk(ctx, { action: 'go_to_url', url: publicUrl('/webrtc') });
+      const reported = () => site.requests.some((r) => ['?gathered', '?no-webrtc'].includes(r.url.search));
+      await vi.waitFor(() => expect(packets > 0 || reported()).toBe(true), { timeout: 60_000, interval: 100 });
+      expect(packets).toBe(0);
+      expect(site.requests.map((r) => r.url.search)).toContain('?no-webrtc');
+    } finally {
+      stun.close();
+    }
   });
 
   it('stops the guard with the session', async () => {

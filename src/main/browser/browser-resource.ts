@@ -7,6 +7,13 @@ import { systemNetwork, type EgressNetwork } from './egress-network.js';
 
 const EGRESS_NETWORK_PROVISION = 'browser-egress-network';
 
+/**
+ * WebRTC sends UDP (STUN, ICE checks) to any address a page names, past every HTTP proxy, and Chrome takes its
+ * proxy-only policy from profile preferences Playwright cannot set: guarded pages get no peer connections.
+ * Init scripts run in every frame and popup before the page's own scripts.
+ */
+const WITHOUT_WEBRTC = `for (const name of ['RTCPeerConnection', 'webkitRTCPeerConnection']) delete globalThis[name];`;
+
 /** The resolver and connector the browser's egress guard uses instead of the system's (tests give names addresses). */
 export function provideEgressNetwork(resources: SessionResources, network: EgressNetwork): void {
   resources.provide(EGRESS_NETWORK_PROVISION, network);
@@ -44,6 +51,7 @@ export const browserSessionResource = defineResource<BrowserSession>({
         proxy: guard && { server: guard.proxyServer, bypass: '<-loopback>' },
       });
       try {
+        if (guard) await context.addInitScript({ content: WITHOUT_WEBRTC });
         return await BrowserSession.open(context, settings, owner.workspace, release, guard);
       } catch (error) {
         await context.close().catch(() => undefined);
