@@ -44,7 +44,7 @@ describe('which addresses the browser may reach', () => {
     const refusal = pinPublicAddress('mixed.test', resolve);
     await expect(refusal).rejects.toBeInstanceOf(PrivateAddressError);
     await expect(refusal).rejects.toThrow(
-      /Refused to connect to mixed\.test \(10\.0\.0\.1\): it is a private address\..*browser\.allowPrivateNetwork/,
+      /Refused to connect to mixed\.test \(10\.0\.0\.1\): it is a private-network address\..*browser\.allowPrivateNetwork/,
     );
   });
 

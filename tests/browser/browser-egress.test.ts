@@ -1,5 +1,7 @@
 import { createSocket } from 'node:dgram';
+import { createServer as createHttpServer, type IncomingMessage } from 'node:http';
 import { connect, createServer, type AddressInfo, type Server } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { closeSharedBrowsers } from '../../src/main/browser/browser-launcher.js';
 import { browserSessionResource, provideEgressNetwork } from '../../src/main/browser/browser-resource.js';
@@ -125,11 +127,12 @@ describe('the browser may not reach this computer or the local network (browser.
       [targetUrl('/', '0x7f000001'), /127\.0\.0\.1/],
       [targetUrl('/', '2130706433'), /127\.0\.0\.1/],
       [targetUrl('/', 'sneaky.test'), /sneaky\.test \(127\.0\.0\.1\)/],
+      [targetUrl('/', '0.0.0.0'), /0\.0\.0\.0/],
     ];
     for (const [url, shown] of attempts) {
       const result = await act(ctx, { action: 'go_to_url', url });
       expect(result.error, url).toMatch(
-        new RegExp(`Refused to connect to ${shown.source}: it is a loopback address\\.`),
+        new RegExp(`Refused to connect to ${shown.source}: it is (a loopback|an unspecified) address`),
       );
       expect(result.error, url).toContain('browser.allowPrivateNetwork');
     }
@@ -150,7 +153,9 @@ describe('the browser may not reach this computer or the local network (browser.
     site.route('/redirect', { status: 302, headers: { Location: targetUrl('/secret') } });
     const result = await act(ctx, { action: 'go_to_url', url: publicUrl('/redirect') });
     expect(result.output ?? result.error).toContain(`The browser blocked a request of this page:`);
-    expect(result.output ?? result.error).toContain('Refused to connect to 127.0.0.1: it is a loopback address.');
+    expect(result.output ?? result.error).toContain(
+      'Refused to connect to 127.0.0.1: it is a loopback address (this computer).',
+    );
     expect(result.output ?? result.error).not.toContain('router admin');
     expect(target.connections).toBe(0);
   });
@@ -295,6 +300,78 @@ describe('the browser may not reach this computer or the local network (browser.
       socket.once('error', () => resolve(true));
     });
     expect(refused).toBe(true);
+  });
+});
+
+describe("through the user's proxy (browser.proxy)", () => {
+  let upstream: Server;
+  /** CONNECT targets the user's proxy was asked for, with their credentials */
+  const asked: { target: string; auth: string | undefined }[] = [];
+  const proxyAuth = `Basic ${Buffer.from('agent:s3cret').toString('base64')}`;
+
+  beforeAll(async () => {
+    // the user's HTTP proxy; the test's internet behind it has one host, the public address, which is the site
+    upstream = createHttpServer((_request, response) => response.writeHead(405).end());
+    upstream.on('connect', (request: IncomingMessage, client: Duplex, head: Buffer) => {
+      const target = request.url ?? '';
+      asked.push({ target, auth: request.headers['proxy-authorization'] });
+      client.on('error', () => undefined);
+      if (request.headers['proxy-authorization'] !== proxyAuth) {
+        client.end('HTTP/1.1 407 Proxy Authentication Required\r\n\r\n');
+        return;
+      }
+      const [host, port] = [
+        target.slice(0, target.lastIndexOf(':')),
+        Number(target.slice(target.lastIndexOf(':') + 1)),
+      ];
+      const out = host === PUBLIC_ADDRESS ? connect(sitePort(), '127.0.0.1') : connect(port, host);
+      out.on('error', () => client.destroy());
+      out.on('connect', () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        out.write(head);
+        out.pipe(client).pipe(out);
+      });
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+  });
+
+  afterAll(() => new Promise<void>((resolve) => upstream.close(() => resolve())));
+
+  function proxiedSession(server: string): TestToolContext {
+    const ctx = browserContext({
+      settings: { browser: { allowPrivateNetwork: false, proxy: { server, username: 'agent', password: 's3cret' } } },
+    });
+    provideEgressNetwork(ctx.resources, { resolve: testNetwork.resolve });
+    contexts.push(ctx);
+    return ctx;
+  }
+
+  it('asks the proxy for the address it checked, never a name, and never for this computer', async () => {
+    const ctx = proxiedSession(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}`);
+    site.route(
+      '/via-proxy',
+      htmlPage(
+        `<script>${REPORT}</script><p>through the proxy</p>
+         <img src="${targetUrl('/pixel.png')}" onerror="report('img')">`,
+        'Via proxy',
+      ),
+    );
+    const state = await actOk(ctx, { action: 'go_to_url', url: publicUrl('/via-proxy') });
+    expect(state).toContain('Title: Via proxy');
+    await pageReported('img');
+    expect(asked).toContainEqual({ target: `${PUBLIC_ADDRESS}:${sitePort()}`, auth: proxyAuth });
+    // (Chromium's own background requests, outside the agent's context, use browser.proxy directly)
+    const leaked = asked.filter(
+      ({ target: to }) => /public\.test|^127\.|^\[::1\]/.test(to) || to.endsWith(`:${target.port}`),
+    );
+    expect(leaked).toEqual([]);
+    expect(target.connections).toBe(0);
+  });
+
+  it('says why a SOCKS proxy cannot be used while private addresses are refused', async () => {
+    const result = await act(proxiedSession('socks5://127.0.0.1:1080'), { action: 'go_to_url', url: publicUrl('/') });
+    expect(result.error).toContain('socks5://127.0.0.1:1080 is not an http:// proxy');
+    expect(result.error).toContain('browser.allowPrivateNetwork');
   });
 });
 

@@ -13,6 +13,18 @@ const SETTING_HINT =
   'Pages the agent opens may not reach this computer or its local network; ' +
   'the user can allow it with the setting browser.allowPrivateNetwork.';
 
+/** How a refusal names the common ranges; the rest are named by ipaddr.js's range name. */
+const RANGE_WORDS: Record<string, string> = {
+  loopback: 'a loopback address (this computer)',
+  unspecified: 'an unspecified address (it reaches this computer)',
+  private: 'a private-network address',
+  uniqueLocal: 'a private-network (unique-local) address',
+  linkLocal: 'a link-local address',
+  carrierGradeNat: 'a carrier-grade NAT address',
+  multicast: 'a multicast address',
+  broadcast: 'a broadcast address',
+};
+
 export class PrivateAddressError extends Error {
   override readonly name = 'PrivateAddressError';
 }
@@ -51,7 +63,8 @@ export async function pinPublicAddress(host: string, resolve: ResolveHost): Prom
     const range = nonPublicRange(address);
     if (range === undefined) continue;
     const where = address === host ? address : `${host} (${address})`;
-    throw new PrivateAddressError(`Refused to connect to ${where}: it is a ${range} address. ${SETTING_HINT}`);
+    const kind = RANGE_WORDS[range] ?? `not a public address (${range})`;
+    throw new PrivateAddressError(`Refused to connect to ${where}: it is ${kind}. ${SETTING_HINT}`);
   }
   return addresses[0]!;
 }

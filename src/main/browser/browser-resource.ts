@@ -14,8 +14,8 @@ const EGRESS_NETWORK_PROVISION = 'browser-egress-network';
  */
 const WITHOUT_WEBRTC = `for (const name of ['RTCPeerConnection', 'webkitRTCPeerConnection']) delete globalThis[name];`;
 
-/** The resolver and connector the browser's egress guard uses instead of the system's (tests give names addresses). */
-export function provideEgressNetwork(resources: SessionResources, network: EgressNetwork): void {
+/** A resolver or connector for the browser's egress guard to use instead of the system's (tests give names addresses). */
+export function provideEgressNetwork(resources: SessionResources, network: Partial<EgressNetwork>): void {
   resources.provide(EGRESS_NETWORK_PROVISION, network);
 }
 
@@ -27,9 +27,10 @@ export const browserSessionResource = defineResource<BrowserSession>({
     // without the rule there is nothing to guard: the browser goes out as it always did (or via browser.proxy)
     const guard: EgressGuard | undefined = settings.allowPrivateNetwork
       ? undefined
-      : await startEgressGuard(
-          owner.resources.provision<EgressNetwork>(EGRESS_NETWORK_PROVISION) ?? systemNetwork(settings.proxy),
-        );
+      : await startEgressGuard({
+          ...systemNetwork(settings.proxy),
+          ...owner.resources.provision<Partial<EgressNetwork>>(EGRESS_NETWORK_PROVISION),
+        });
     const releaseGuard = async () => guard?.close();
     let lease;
     try {

@@ -42,21 +42,30 @@ export const connectDirectly: ConnectAddress = (address, port) => openSocket(add
 
 type UpstreamProxy = NonNullable<BrowserSettings['proxy']>;
 
-/** Reads an HTTP response head from the proxy; bytes after it belong to the tunnel and are put back. */
+/**
+ * Reads the proxy's response head; bytes after it belong to the tunnel and are put back. Reads in paused mode,
+ * so whoever takes the socket next gets every byte from its own 'data' listener.
+ */
 function readProxyReply(socket: Socket): Promise<number> {
   return new Promise((resolve, reject) => {
     let head = Buffer.alloc(0);
-    const onData = (chunk: Buffer) => {
-      head = Buffer.concat([head, chunk]);
-      const end = head.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      socket.off('data', onData).off('error', reject).off('close', onClose);
-      socket.pause();
-      if (head.length > end + 4) socket.unshift(head.subarray(end + 4));
-      resolve(Number(/^HTTP\/1\.[01] (\d{3})/.exec(head.toString('latin1'))?.[1] ?? 0));
+    const finish = (error?: Error) => {
+      socket.off('readable', onReadable).off('error', finish).off('close', onClose);
+      if (error) reject(error);
+      else resolve(Number(/^HTTP\/1\.[01] (\d{3})/.exec(head.toString('latin1'))?.[1] ?? 0));
     };
-    const onClose = () => reject(new Error('the proxy closed the connection'));
-    socket.on('data', onData).once('error', reject).once('close', onClose);
+    const onReadable = () => {
+      for (let chunk: Buffer | null; (chunk = socket.read() as Buffer | null) !== null;) {
+        head = Buffer.concat([head, chunk]);
+        const end = head.indexOf('\r\n\r\n');
+        if (end < 0) continue;
+        if (head.length > end + 4) socket.unshift(head.subarray(end + 4));
+        head = head.subarray(0, end);
+        return finish();
+      }
+    };
+    const onClose = () => finish(new Error('the proxy closed the connection'));
+    socket.on('readable', onReadable).once('error', finish).once('close', onClose);
   });
 }
 
