@@ -1,6 +1,6 @@
 import { defineResource, type SessionResources } from '../session/resources.js';
 import { settingsOf } from '../config/session-settings.js';
-import { leaseBrowser } from './browser-launcher.js';
+import { leaseBrowser, type BrowserLease } from './browser-launcher.js';
 import { BrowserSession } from './browser-session.js';
 import { startEgressGuard, type EgressGuard } from './egress-guard.js';
 import { systemNetwork, type EgressNetwork } from './egress-network.js';
@@ -32,7 +32,7 @@ export const browserSessionResource = defineResource<BrowserSession>({
           ...owner.resources.provision<Partial<EgressNetwork>>(EGRESS_NETWORK_PROVISION),
         });
     const releaseGuard = async () => guard?.close();
-    let lease;
+    let lease: BrowserLease;
     try {
       lease = await leaseBrowser(settings);
     } catch (error) {

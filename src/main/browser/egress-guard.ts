@@ -98,13 +98,8 @@ export async function startEgressGuard(network: EgressNetwork): Promise<EgressGu
   };
 
   const forwardRequest = async (request: IncomingMessage, response: ServerResponse) => {
-    let target: URL;
-    try {
-      target = new URL(request.url ?? '');
-    } catch {
-      target = new URL('invalid:');
-    }
-    if (target.protocol !== 'http:') {
+    const target = URL.canParse(request.url ?? '') ? new URL(request.url ?? '') : undefined;
+    if (target?.protocol !== 'http:') {
       response.writeHead(400, { 'Content-Type': 'text/plain' }).end('Only absolute http:// requests and CONNECT.');
       return;
     }
@@ -120,6 +115,8 @@ export async function startEgressGuard(network: EgressNetwork): Promise<EgressGu
       // no agent: each request gets the socket to its own checked address, never a pooled one
       createConnection: () => opened,
     });
+    // the browser gave up on it (or the guard closed): the connection to the site goes too
+    response.on('close', () => opened.destroy());
     outgoing.on('response', (incoming) => {
       response.writeHead(incoming.statusCode ?? 502, incoming.statusMessage, forwardedHeaders(incoming.headers));
       incoming.pipe(response);
@@ -139,6 +136,7 @@ export async function startEgressGuard(network: EgressNetwork): Promise<EgressGu
       if (!authority) return refuse(client, 400, `Bad CONNECT target ${request.url ?? ''}.`);
       const opened = await open(authority.host, authority.port);
       if ('status' in opened) return refuse(client, opened.status, opened.message);
+      if (client.destroyed) return opened.destroy();
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length > 0) opened.write(head);
       opened.pipe(client).pipe(opened);
