@@ -1,12 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   chromiumSandboxDecision,
   probeSandboxHost,
   type SandboxHost,
 } from '../../src/main/browser/chromium-sandbox.js';
-import { launchOptionsFor } from '../../src/main/browser/browser-launcher.js';
+import { closeSharedBrowsers, launchOptionsFor } from '../../src/main/browser/browser-launcher.js';
 import { BrowserSettingsSchema } from '../../src/main/browser/browser-settings.js';
-import { CHROMIUM } from './browser-test-kit.js';
+import { act, browserContext, CHROMIUM } from './browser-test-kit.js';
 
 const LINUX_USER: SandboxHost = { platform: 'linux', uid: 1000, userNamespaces: true, suidHelper: false };
 
@@ -44,5 +44,25 @@ describe("Chromium's own sandbox", () => {
     const host = probeSandboxHost(CHROMIUM);
     expect(host.platform).toBe(process.platform);
     expect(host.uid).toBe(process.geteuid?.());
+  });
+});
+
+describe('the sandbox in a real launch', () => {
+  const ctx = browserContext({ settings: { browser: { chromiumSandbox: true } } });
+
+  afterAll(async () => {
+    await ctx.resources.disposeAll();
+    await closeSharedBrowsers();
+  });
+
+  it('starts where the decision says it can, else names the setting (here, as root, it cannot)', async () => {
+    const decision = chromiumSandboxDecision(probeSandboxHost(CHROMIUM));
+    const result = await act(ctx, { action: 'go_to_url', url: 'about:blank' });
+    if (decision.enabled) {
+      expect(result.error).toBeUndefined();
+    } else {
+      expect(result.error).toContain('could not start its sandbox on this system');
+      expect(result.error).toContain('browser.chromiumSandbox to false');
+    }
   });
 });

@@ -72,6 +72,14 @@ async function startBrowser(settings: LaunchSettings): Promise<Browser> {
     return await chromium.launch(options);
   } catch (error) {
     const binary = options.executablePath ?? `channel ${options.channel}`;
+    // Playwright puts the browser's own complaint in its log, after a generic first line
+    if (options.chromiumSandbox && /sandbox/i.test(String(error))) {
+      throw new Error(
+        `The browser (${binary}) could not start its sandbox on this system. Enable unprivileged user namespaces ` +
+          "or install Chromium's setuid chrome-sandbox helper, or set browser.chromiumSandbox to false to run without it.",
+        { cause: error },
+      );
+    }
     throw new Error(
       `The browser (${binary}) did not start: ${firstLine(error)}. ` +
         'Check browser.executablePath / browser.channel, or browser.headless=true when no display is available.',
