@@ -1,4 +1,8 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createSocket } from 'node:dgram';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer as createHttpServer, type IncomingMessage } from 'node:http';
 import { connect, createServer, type AddressInfo, type Server } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -9,7 +13,7 @@ import { connectDirectly, resolveWithSystem, type EgressNetwork } from '../../sr
 import type { ResolvedAddress } from '../../src/main/browser/address-policy.js';
 import { htmlPage, startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import type { TestToolContext } from '../support/tool-context.js';
-import { act, actOk, activePage, browserContext, indexOf } from './browser-test-kit.js';
+import { act, actOk, activePage, browserContext, CHROMIUM, indexOf } from './browser-test-kit.js';
 
 /**
  * A public unicast address the test resolver gives to test names. Nothing is ever sent to it: the test's
@@ -160,14 +164,16 @@ describe('the browser may not reach this computer or the local network (browser.
     expect(target.connections).toBe(0);
   });
 
-  it("refuses a page's images, fetches, beacons and WebSockets to loopback, over http and https", async () => {
+  it("refuses a page's images, frames, fetches, beacons and WebSockets to loopback, over http and https", async () => {
     const ctx = guardedSession();
     site.route(
       '/subresources',
       htmlPage(
-        `<img src="${targetUrl('/pixel.png')}" onerror="report('img')">
+        `<script>${REPORT}</script>
+         <img src="${targetUrl('/pixel.png')}" onerror="report('img')">
+         <iframe src="${targetUrl('/frame')}" onload="report('iframe')"></iframe>
          <img src="https://127.0.0.1:${target.port}/tls.png" onerror="report('tls')">
-         <script>${REPORT}
+         <script>
            fetch('${targetUrl('/api')}', { method: 'POST', mode: 'no-cors', body: 'x' })
              .finally(() => report('fetch'));
            navigator.sendBeacon('${targetUrl('/beacon')}', 'x');
@@ -178,7 +184,7 @@ describe('the browser may not reach this computer or the local network (browser.
       ),
     );
     const opened = await actOk(ctx, { action: 'go_to_url', url: publicUrl('/subresources') });
-    await pageReported('img', 'tls', 'fetch', 'ws');
+    await pageReported('img', 'iframe', 'tls', 'fetch', 'ws');
     // the refusals are told with the action during which they happened, or the next one
     const next = await actOk(ctx, { action: 'scroll_down' });
     expect(`${opened}\n${next}`).toContain('Refused to connect to 127.0.0.1');
@@ -371,6 +377,61 @@ describe("through the user's proxy (browser.proxy)", () => {
   it('says why a SOCKS proxy cannot be used while private addresses are refused', async () => {
     const result = await act(proxiedSession('socks5://127.0.0.1:1080'), { action: 'go_to_url', url: publicUrl('/') });
     expect(result.error).toContain('socks5://127.0.0.1:1080 is not an http:// proxy');
+    expect(result.error).toContain('browser.allowPrivateNetwork');
+  });
+});
+
+describe('a browser the user runs (browser.cdpUrl)', () => {
+  let chromium: ChildProcess | undefined;
+
+  afterAll(() => {
+    if (chromium?.pid) process.kill(chromium.pid);
+  });
+
+  it('has its pages guarded too: the guard is the proxy of the context the agent opens in it', async () => {
+    const profile = mkdtempSync(join(tmpdir(), 'manus-cdp-'));
+    chromium = spawn(CHROMIUM, [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--remote-debugging-port=0',
+      `--user-data-dir=${profile}`,
+      'about:blank',
+    ]);
+    const endpoint = await new Promise<string>((resolve, reject) => {
+      let output = '';
+      chromium!.stderr!.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        const match = /DevTools listening on (ws:\/\/\S+)/.exec(output);
+        if (match) resolve(match[1]!);
+      });
+      chromium!.on('exit', (code) => reject(new Error(`chromium exited with ${code}: ${output}`)));
+    });
+    const ctx = browserContext({
+      settings: { browser: { allowPrivateNetwork: false, cdpUrl: endpoint, executablePath: undefined } },
+    });
+    provideEgressNetwork(ctx.resources, testNetwork);
+    contexts.push(ctx);
+    site.route(
+      '/in-user-browser',
+      htmlPage(
+        `<script>${REPORT}</script><img src="${targetUrl('/pixel.png')}" onerror="report('cdp-img')">`,
+        'Theirs',
+      ),
+    );
+    expect(await actOk(ctx, { action: 'go_to_url', url: publicUrl('/in-user-browser') })).toContain('Title: Theirs');
+    await pageReported('cdp-img');
+    expect(target.connections).toBe(0);
+  });
+
+  it('is refused while private addresses are, since it cannot reach the guard on this machine', async () => {
+    const ctx = browserContext({
+      settings: { browser: { allowPrivateNetwork: false, cdpUrl: 'http://10.9.9.9:9222' } },
+    });
+    contexts.push(ctx);
+    const result = await act(ctx, { action: 'go_to_url', url: publicUrl('/hello') });
+    expect(result.error).toContain('browser.cdpUrl connects to a browser on another machine (10.9.9.9)');
     expect(result.error).toContain('browser.allowPrivateNetwork');
   });
 });

@@ -3,6 +3,7 @@ import { settingsOf } from '../config/session-settings.js';
 import { leaseBrowser, type BrowserLease } from './browser-launcher.js';
 import { BrowserSession } from './browser-session.js';
 import { startEgressGuard, type EgressGuard } from './egress-guard.js';
+import { hostOf, nonPublicRange } from './address-policy.js';
 import { systemNetwork, type EgressNetwork } from './egress-network.js';
 
 const EGRESS_NETWORK_PROVISION = 'browser-egress-network';
@@ -19,11 +20,23 @@ export function provideEgressNetwork(resources: SessionResources, network: Parti
   resources.provide(EGRESS_NETWORK_PROVISION, network);
 }
 
+/** A browser on another machine cannot reach the guard on this one's loopback: every page would fail obscurely. */
+function refuseRemoteCdp(cdpUrl: string | undefined): void {
+  if (!cdpUrl || !URL.canParse(cdpUrl)) return;
+  const host = hostOf(new URL(cdpUrl));
+  if (host === 'localhost' || nonPublicRange(host) === 'loopback') return;
+  throw new Error(
+    `browser.cdpUrl connects to a browser on another machine (${host}), which cannot reach this app's network guard. ` +
+      'Use a browser on this machine, or set browser.allowPrivateNetwork to let that browser go where its own network goes.',
+  );
+}
+
 /** The session's browser context, created on the first browser action and closed with the session. */
 export const browserSessionResource = defineResource<BrowserSession>({
   name: 'browser',
   async create(owner) {
     const settings = settingsOf(owner.resources).browser;
+    if (!settings.allowPrivateNetwork) refuseRemoteCdp(settings.cdpUrl);
     // without the rule there is nothing to guard: the browser goes out as it always did (or via browser.proxy)
     const guard: EgressGuard | undefined = settings.allowPrivateNetwork
       ? undefined
