@@ -37,7 +37,18 @@ describe("Chromium's own sandbox", () => {
     const settings = BrowserSettingsSchema.parse({ executablePath: CHROMIUM });
     expect(launchOptionsFor(settings, () => LINUX_USER).chromiumSandbox).toBe(true);
     expect(launchOptionsFor(settings, () => ({ ...LINUX_USER, uid: 0 })).chromiumSandbox).toBe(false);
-    expect(launchOptionsFor({ ...settings, chromiumSandbox: false }, () => LINUX_USER).chromiumSandbox).toBe(false);
+    expect(launchOptionsFor({ ...settings, chromiumSandbox: 'off' }, () => LINUX_USER).chromiumSandbox).toBe(false);
+    expect(
+      launchOptionsFor({ ...settings, chromiumSandbox: 'on' }, () => ({ ...LINUX_USER, uid: 0 })).chromiumSandbox,
+    ).toBe(true);
+  });
+
+  it('reads the old saved default (false) as auto, and true as on, so existing installs get the sandbox', () => {
+    expect(BrowserSettingsSchema.parse({}).chromiumSandbox).toBe('auto');
+    expect(BrowserSettingsSchema.parse({ chromiumSandbox: false }).chromiumSandbox).toBe('auto');
+    expect(BrowserSettingsSchema.parse({ chromiumSandbox: true }).chromiumSandbox).toBe('on');
+    expect(BrowserSettingsSchema.parse({ chromiumSandbox: 'off' }).chromiumSandbox).toBe('off');
+    expect(BrowserSettingsSchema.safeParse({ chromiumSandbox: 'maybe' }).success).toBe(false);
   });
 
   it('sees this machine as it is', () => {
@@ -48,7 +59,7 @@ describe("Chromium's own sandbox", () => {
 });
 
 describe('the sandbox in a real launch', () => {
-  const ctx = browserContext({ settings: { browser: { chromiumSandbox: true } } });
+  const ctx = browserContext({ settings: { browser: { chromiumSandbox: 'on' } } });
 
   afterAll(async () => {
     await ctx.resources.disposeAll();
@@ -62,7 +73,7 @@ describe('the sandbox in a real launch', () => {
       expect(result.error).toBeUndefined();
     } else {
       expect(result.error).toContain('could not start its sandbox on this system');
-      expect(result.error).toContain('browser.chromiumSandbox to false');
+      expect(result.error).toContain('browser.chromiumSandbox to off');
     }
   });
 });

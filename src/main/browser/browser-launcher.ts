@@ -41,7 +41,10 @@ export function launchOptionsFor(
     ...executable,
     headless: settings.headless,
     // an explicit setting wins; otherwise the sandbox is on wherever this OS lets it start
-    chromiumSandbox: settings.chromiumSandbox ?? chromiumSandboxDecision(probeHost(executable.executablePath)).enabled,
+    chromiumSandbox:
+      settings.chromiumSandbox === 'auto'
+        ? chromiumSandboxDecision(probeHost(executable.executablePath)).enabled
+        : settings.chromiumSandbox === 'on',
     args: [...QUIET_ARGS, ...settings.extraArgs],
     proxy: settings.proxy,
     timeout: settings.launchTimeoutMs,
@@ -76,7 +79,7 @@ async function startBrowser(settings: LaunchSettings): Promise<Browser> {
     if (options.chromiumSandbox && /sandbox/i.test(String(error))) {
       throw new Error(
         `The browser (${binary}) could not start its sandbox on this system. Enable unprivileged user namespaces ` +
-          "or install Chromium's setuid chrome-sandbox helper, or set browser.chromiumSandbox to false to run without it.",
+          "or install Chromium's setuid chrome-sandbox helper, or set browser.chromiumSandbox to off to run without it.",
         { cause: error },
       );
     }

@@ -21,8 +21,13 @@ export const BrowserSettingsSchema = z.object({
    */
   allowPrivateNetwork: z.boolean().default(false),
   maxContentLength: z.number().int().positive().default(20_000),
-  /** Chromium's own process sandbox; unset: on wherever it can start (not as root on Linux, see chromium-sandbox.ts) */
-  chromiumSandbox: z.boolean().optional(),
+  /**
+   * Chromium's own process sandbox: auto is on wherever it can start (see chromium-sandbox.ts). Saved settings
+   * hold the old default `false`, indistinguishable from a choice, so false reads as auto and true as on.
+   */
+  chromiumSandbox: z
+    .preprocess((value) => (value === true ? 'on' : value === false ? 'auto' : value), z.enum(['auto', 'on', 'off']))
+    .default('auto'),
   launchTimeoutMs: z.number().int().positive().default(30_000),
   navigationTimeoutMs: z.number().int().positive().default(30_000),
   /** clicks, typing and selections give up after this long */
