@@ -1,4 +1,10 @@
-import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  STATUS_CODES,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { hostOf, pinPublicAddress, PrivateAddressError } from './address-policy.js';
@@ -52,7 +58,7 @@ function forwardedHeaders(headers: IncomingMessage['headers']): Record<string, s
 function refuse(socket: Duplex, status: number, message: string): void {
   const body = Buffer.from(message);
   socket.end(
-    `HTTP/1.1 ${status} ${status === 403 ? 'Forbidden' : 'Bad Gateway'}\r\n` +
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +
       `Content-Type: text/plain; charset=utf-8\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
   );
 }
