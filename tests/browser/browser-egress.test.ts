@@ -291,6 +291,43 @@ describe('the browser may not reach this computer or the local network (browser.
     }
   });
 
+  it('opens the first search result that is not private, and says the ones before it were passed over', async () => {
+    const wrapped = (url: string) => `//duckduckgo.com/l/?uddg=${encodeURIComponent(url)}`;
+    site.route(
+      '/ddg/html/',
+      htmlPage(
+        [
+          ['http://192.168.1.1/admin', 'Router admin'],
+          [publicUrl('/hello'), 'Hello page'],
+        ]
+          .map(
+            ([url, title]) => `<div class="result results_links web-result">
+              <h2 class="result__title"><a class="result__a" href="${wrapped(url!)}">${title}</a></h2>
+              <a class="result__snippet" href="#">about ${title}</a></div>`,
+          )
+          .join(''),
+      ),
+    );
+    // the search engine is asked by the app, not the browser: its address is the user's choice
+    const ctx = browserContext({
+      settings: {
+        browser: { allowPrivateNetwork: false },
+        search: {
+          engine: 'duckduckgo',
+          fallbackEngines: [],
+          engines: { duckduckgo: { baseUrl: site.url('/ddg/html/') } },
+        },
+      },
+    });
+    provideEgressNetwork(ctx.resources, testNetwork);
+    contexts.push(ctx);
+    const state = await actOk(ctx, { action: 'web_search', query: 'router' });
+    expect(state).toContain('1. Router admin — http://192.168.1.1/admin');
+    expect(state).toContain(`Opened ${publicUrl('/hello')} (result 2: the ones before it may not be opened)`);
+    expect(state).toContain('Title: Public page');
+    expect(dialed.filter((address) => address.startsWith('192.168.'))).toEqual([]);
+  });
+
   it('stops the guard with the session', async () => {
     const ctx = guardedSession();
     await actOk(ctx, { action: 'go_to_url', url: publicUrl('/hello') });
