@@ -39,9 +39,13 @@ export function nonPublicRange(address: string): string | undefined {
   return range === 'unicast' ? undefined : range;
 }
 
-/** A URL's host as a resolver takes it: IPv6 literals without their brackets. */
+/** A host as a resolver takes it: IPv6 literals without their brackets. */
+export function bareHost(host: string): string {
+  return host.replace(/^\[(.*)\]$/, '$1');
+}
+
 export function hostOf(url: URL): string {
-  return url.hostname.replace(/^\[(.*)\]$/, '$1');
+  return bareHost(url.hostname);
 }
 
 /**

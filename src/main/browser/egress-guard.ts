@@ -7,7 +7,7 @@ import {
 } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { hostOf, pinPublicAddress, PrivateAddressError } from './address-policy.js';
+import { bareHost, hostOf, pinPublicAddress, PrivateAddressError } from './address-policy.js';
 import type { EgressNetwork } from './egress-network.js';
 
 /** Refusals kept for the report after an action; a page hammering private addresses cannot grow this forever. */
@@ -67,7 +67,7 @@ function refuse(socket: Duplex, status: number, message: string): void {
 function parseAuthority(authority: string): { host: string; port: number } | undefined {
   const match = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(authority);
   if (!match) return undefined;
-  return { host: match[1]!.replace(/^\[(.*)\]$/, '$1'), port: Number(match[2]) };
+  return { host: bareHost(match[1]!), port: Number(match[2]) };
 }
 
 interface Refusal {

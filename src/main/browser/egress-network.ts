@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { connect as connectTcp, type Socket } from 'node:net';
-import type { ResolveHost } from './address-policy.js';
+import { hostOf, type ResolveHost } from './address-policy.js';
 import type { BrowserSettings } from './browser-settings.js';
 
 /** A TCP connection that takes this long to open is given up. */
@@ -86,7 +86,7 @@ export function connectThroughProxy(proxy: UpstreamProxy): ConnectAddress {
       ? ''
       : `Proxy-Authorization: Basic ${Buffer.from(`${proxy.username}:${proxy.password ?? ''}`).toString('base64')}\r\n`;
   return async (address, port) => {
-    const socket = await openSocket(proxyUrl.hostname.replace(/^\[(.*)\]$/, '$1'), Number(proxyUrl.port || 80));
+    const socket = await openSocket(hostOf(proxyUrl), Number(proxyUrl.port || 80));
     const target = address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`;
     socket.write(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n${authorization}\r\n`);
     try {
