@@ -191,6 +191,23 @@ describe('the browser may not reach this computer or the local network (browser.
     expect(target.connections).toBe(0);
   });
 
+  it('keeps loopback behind the guard even when Playwright is told to let Chromium skip the proxy for it', async () => {
+    const switchName = 'PLAYWRIGHT_DISABLE_FORCED_CHROMIUM_PROXIED_LOOPBACK';
+    process.env[switchName] = '1';
+    try {
+      const ctx = guardedSession();
+      site.route(
+        '/skip-proxy',
+        htmlPage(`<script>${REPORT}</script><img src="${targetUrl('/pixel.png')}" onerror="report('skip-img')">`),
+      );
+      await actOk(ctx, { action: 'go_to_url', url: publicUrl('/skip-proxy') });
+      await pageReported('skip-img');
+      expect(target.connections).toBe(0);
+    } finally {
+      delete process.env[switchName];
+    }
+  });
+
   it('refuses a form that posts to loopback', async () => {
     const ctx = guardedSession();
     site.route(
