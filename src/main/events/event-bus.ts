@@ -1,19 +1,24 @@
 import type { CoreEvent, CoreEventInput } from '../../shared/events.js';
+import { SecretRedactor } from '../store/redact.js';
 import type { SessionStore } from '../store/store-api.js';
 
 export type EventListener = (event: CoreEvent) => void;
 
 /**
- * The one way events leave the core: each is stamped, appended to the store, and only then handed
- * to subscribers, so whatever anyone saw can be reviewed and replayed.
+ * The one way events leave the core: each is stamped, cleared of known secrets, appended to the store,
+ * and only then handed to subscribers, so whatever anyone saw can be reviewed and replayed.
  */
 export class EventBus {
   private readonly listeners = new Set<{ listener: EventListener; sessionId?: string }>();
 
-  constructor(private readonly store: SessionStore) {}
+  constructor(
+    private readonly store: SessionStore,
+    private readonly redactor = new SecretRedactor(),
+  ) {}
 
   emit(input: CoreEventInput): CoreEvent {
-    const stored = this.store.appendEvent({ ...input, ts: Date.now() });
+    // a provider error or a tool output echoing an API key must reach neither the database nor a screen
+    const stored = this.store.appendEvent(this.redactor.deep({ ...input, ts: Date.now() }));
     for (const entry of this.listeners) {
       if (entry.sessionId && entry.sessionId !== stored.sessionId) continue;
       try {

@@ -11,6 +11,8 @@ import type { LlmConfig } from '../config/llm-config.js';
 import { EventBus, type EventListener } from '../events/event-bus.js';
 import type { Llm } from '../llm/types.js';
 import type { SessionStore } from '../store/store-api.js';
+import { SecretRedactor } from '../store/redact.js';
+import { collectSecrets } from '../store/settings-secrets.js';
 import type { ToolGate } from '../approval/tool-gate.js';
 import { createApprovalGate } from '../approval/approval-gate.js';
 import type { AnyTool } from '../tool/tool.js';
@@ -38,6 +40,8 @@ export interface SessionServiceOptions {
   llmFactory: (config: LlmConfig) => Llm;
   /** whether someone can answer `ask` events (a TTY, a window) */
   humanAvailable?: boolean;
+  /** blanks out known secrets from events and errors (default: this process's environment secrets) */
+  redactor?: SecretRedactor;
   /** tools that come and go at run time, such as MCP servers' tools */
   extraTools?: (sessionId: string) => AnyTool[];
   /** the person chose "always allow" for a tool in an approval prompt: save it in the settings */
@@ -70,10 +74,12 @@ export function registerModeRunner(mode: SessionMode, runner: ModeRunner): void 
 
 export class SessionService {
   private readonly bus: EventBus;
+  private readonly redactor: SecretRedactor;
   private readonly live = new Map<string, LiveSession>();
 
   constructor(private readonly options: SessionServiceOptions) {
-    this.bus = new EventBus(options.store);
+    this.redactor = options.redactor ?? new SecretRedactor();
+    this.bus = new EventBus(options.store, this.redactor);
     this.markDeadRunsInterrupted();
   }
 
@@ -197,6 +203,8 @@ export class SessionService {
   }
 
   private liveSession(session: SessionInfo, settings: AppSettings): LiveSession {
+    // the keys this turn runs with are redacted from everything it emits
+    this.redactor.remember(collectSecrets(settings));
     let live = this.live.get(session.id);
     if (!live) {
       const resources = new SessionResources(session.id, session.workspace);
@@ -291,7 +299,9 @@ export class SessionService {
     });
   }
 
-  private settle(sessionId: string, result: RunResult): RunResult {
+  private settle(sessionId: string, outcome: RunResult): RunResult {
+    // the result goes to the caller too (the CLI prints a failure's first line), not only into events
+    const result = this.redactor.deep(outcome);
     const session = this.store.updateSession(sessionId, { status: result.status });
     this.emit({ type: 'session', sessionId, action: 'status', session });
     this.emit({ type: 'done', sessionId, status: result.status, result: result.result });

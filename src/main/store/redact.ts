@@ -7,13 +7,18 @@ const CREDENTIAL_PATTERNS: readonly RegExp[] = [
   /\bsk-[A-Za-z0-9_-]{16,}/g, // OpenAI, Anthropic, DeepSeek, OpenRouter keys
   /\bBearer\s+[A-Za-z0-9._~+/=-]{16,}/gi,
   /\bgh[pousr]_[A-Za-z0-9]{30,}/g, // GitHub tokens
+  /\bgithub_pat_[A-Za-z0-9_]{40,}/g, // GitHub fine-grained tokens
   /\bAKIA[0-9A-Z]{16}\b/g, // AWS access key ids
   /\bAIza[0-9A-Za-z_-]{35}\b/g, // Google API keys
   /\bxox[abprs]-[A-Za-z0-9-]{10,}/g, // Slack tokens
+  /\bhf_[A-Za-z0-9]{30,}/g, // Hugging Face tokens
 ];
 
+/** Variable and header names that say they carry a credential (OPENAI_API_KEY, GITHUB_TOKEN, Authorization...). */
+export const CREDENTIAL_NAME = /authorization|token|secret|passw(or)?d|api[-_]?key|credential|cookie/i;
+
 /** Replaces known secret values (e.g. the configured API keys) and credential-shaped strings. */
-export function redactText(text: string, knownSecrets: readonly string[] = []): string {
+export function redactText(text: string, knownSecrets: Iterable<string> = []): string {
   let redacted = text;
   for (const secret of knownSecrets) {
     if (secret.length >= MIN_KNOWN_SECRET_LENGTH) redacted = redacted.replaceAll(secret, REDACTED);
@@ -23,16 +28,54 @@ export function redactText(text: string, knownSecrets: readonly string[] = []): 
 }
 
 /** `redactText` applied to every string inside a JSON-like value (keys included). */
-export function redactDeep<T>(value: T, knownSecrets: readonly string[] = []): T {
+export function redactDeep<T>(value: T, knownSecrets: Iterable<string> = []): T {
+  const secrets = [...knownSecrets];
   const walk = (node: unknown): unknown => {
-    if (typeof node === 'string') return redactText(node, knownSecrets);
+    if (typeof node === 'string') return redactText(node, secrets);
     if (Array.isArray(node)) return node.map(walk);
     if (node !== null && typeof node === 'object') {
-      return Object.fromEntries(
-        Object.entries(node).map(([key, child]) => [redactText(key, knownSecrets), walk(child)]),
-      );
+      return Object.fromEntries(Object.entries(node).map(([key, child]) => [redactText(key, secrets), walk(child)]));
     }
     return node;
   };
   return walk(value) as T;
+}
+
+/** The values of this process's environment variables named like credentials (API keys, server tokens). */
+export function environmentSecrets(env: NodeJS.ProcessEnv = process.env): string[] {
+  return Object.entries(env)
+    .filter(([name, value]) => CREDENTIAL_NAME.test(name) && value !== undefined && value !== '')
+    .map(([, value]) => value as string);
+}
+
+/**
+ * Every secret this process knows (the environment's, plus the settings' as they are read) and the
+ * credential shapes: what passes through it can become an event, a row, a log line or CLI output.
+ */
+export class SecretRedactor {
+  /** longest first: a secret that contains another is replaced whole, not left with a tail */
+  private known: string[] = [];
+
+  constructor(initial: Iterable<string> = environmentSecrets()) {
+    this.remember(initial);
+  }
+
+  /** Secrets only grow: a key replaced in the settings may still sit in an error being reported. */
+  remember(secrets: Iterable<string>): void {
+    const added = [...secrets].filter((secret) => secret.length >= MIN_KNOWN_SECRET_LENGTH);
+    if (added.every((secret) => this.known.includes(secret))) return;
+    this.known = [...new Set([...this.known, ...added])].sort((a, b) => b.length - a.length);
+  }
+
+  get secrets(): readonly string[] {
+    return this.known;
+  }
+
+  text(text: string): string {
+    return redactText(text, this.known);
+  }
+
+  deep<T>(value: T): T {
+    return redactDeep(value, this.known);
+  }
 }

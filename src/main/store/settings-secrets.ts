@@ -1,3 +1,4 @@
+import { CREDENTIAL_NAME } from './redact.js';
 import type { SecretBox } from './secrets.js';
 import type { SessionStore } from './store-api.js';
 
@@ -12,8 +13,6 @@ const ENCRYPTED_PREFIX = 'enc:';
 
 /** Fields whose value is a secret wherever they appear (llms.*.apiKey, search.apiKey, browser.proxy.password...). */
 const SECRET_FIELD_NAMES = new Set(['apiKey', 'password']);
-/** MCP server headers and env variables whose name says they carry a credential */
-const CREDENTIAL_NAME = /authorization|token|secret|passw(or)?d|api[-_]?key|credential|cookie/i;
 
 function isSecretPath(keys: readonly string[]): boolean {
   const name = keys[keys.length - 1];
