@@ -118,7 +118,11 @@ function dropUnreadable<T>(value: T): T {
 export function decryptSettingsSecrets<T>(settings: T, box: SecretBox): T {
   const opened = openSettingsSecrets(settings, box);
   const [first] = opened.unreadable;
-  if (first) throw new Error(`The setting ${first.path} cannot be read: ${first.reason}; enter it again`);
+  if (first) {
+    throw new Error(
+      `The setting ${first.path} cannot be read: ${first.reason}; run \`manus config reset ${first.path}\` or enter it again`,
+    );
+  }
   return opened.settings;
 }
 
