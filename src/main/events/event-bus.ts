@@ -1,5 +1,5 @@
 import type { CoreEvent, CoreEventInput } from '../../shared/events.js';
-import { SecretRedactor } from '../store/redact.js';
+import type { SecretRedactor } from '../store/redact.js';
 import type { SessionStore } from '../store/store-api.js';
 
 export type EventListener = (event: CoreEvent) => void;
@@ -13,7 +13,7 @@ export class EventBus {
 
   constructor(
     private readonly store: SessionStore,
-    private readonly redactor = new SecretRedactor(),
+    private readonly redactor: SecretRedactor,
   ) {}
 
   emit(input: CoreEventInput): CoreEvent {

@@ -40,8 +40,6 @@ export interface SessionServiceOptions {
   llmFactory: (config: LlmConfig) => Llm;
   /** whether someone can answer `ask` events (a TTY, a window) */
   humanAvailable?: boolean;
-  /** blanks out known secrets from events and errors (default: this process's environment secrets) */
-  redactor?: SecretRedactor;
   /** tools that come and go at run time, such as MCP servers' tools */
   extraTools?: (sessionId: string) => AnyTool[];
   /** the person chose "always allow" for a tool in an approval prompt: save it in the settings */
@@ -74,11 +72,11 @@ export function registerModeRunner(mode: SessionMode, runner: ModeRunner): void 
 
 export class SessionService {
   private readonly bus: EventBus;
-  private readonly redactor: SecretRedactor;
+  /** knows the environment's secrets from the start and each turn's settings secrets as it begins */
+  private readonly redactor = new SecretRedactor();
   private readonly live = new Map<string, LiveSession>();
 
   constructor(private readonly options: SessionServiceOptions) {
-    this.redactor = options.redactor ?? new SecretRedactor();
     this.bus = new EventBus(options.store, this.redactor);
     this.markDeadRunsInterrupted();
   }

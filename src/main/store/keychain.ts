@@ -16,7 +16,7 @@ function hasPersistentStore(env: NodeJS.ProcessEnv): boolean {
   return process.platform !== 'linux' || Boolean(env.DBUS_SESSION_BUS_ADDRESS);
 }
 
-export class KeychainUnavailableError extends Error {
+class KeychainUnavailableError extends Error {
   constructor() {
     super('No OS keychain: on Linux, the Secret Service needs a D-Bus session (DBUS_SESSION_BUS_ADDRESS)');
     this.name = 'KeychainUnavailableError';

@@ -56,8 +56,8 @@ export class SecretRedactor {
   /** longest first: a secret that contains another is replaced whole, not left with a tail */
   private known: string[] = [];
 
-  constructor(initial: Iterable<string> = environmentSecrets()) {
-    this.remember(initial);
+  constructor() {
+    this.remember(environmentSecrets());
   }
 
   /** Secrets only grow: a key replaced in the settings may still sit in an error being reported. */
@@ -65,14 +65,6 @@ export class SecretRedactor {
     const added = [...secrets].filter((secret) => secret.length >= MIN_KNOWN_SECRET_LENGTH);
     if (added.every((secret) => this.known.includes(secret))) return;
     this.known = [...new Set([...this.known, ...added])].sort((a, b) => b.length - a.length);
-  }
-
-  get secrets(): readonly string[] {
-    return this.known;
-  }
-
-  text(text: string): string {
-    return redactText(text, this.known);
   }
 
   deep<T>(value: T): T {
