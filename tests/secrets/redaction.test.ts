@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { McpManager } from '../../src/main/mcp/mcp-manager.js';
+import { openStore } from '../../src/main/store/store.js';
 import { McpSettingsSchema } from '../../src/main/mcp/mcp-settings.js';
 import { mcpLogPath } from '../../src/main/mcp/transport.js';
 import { REDACTED } from '../../src/main/store/redact.js';
@@ -91,6 +92,31 @@ describe('a provider error echoing the API key', { timeout: 120_000 }, () => {
         expect(exported.stdout).not.toContain(key);
       }
       expect((await runCli(['sessions', 'show', id], env)).stdout).not.toContain(key);
+    }
+  });
+
+  it('rows stored before redaction existed are still exported and shown without the key', async () => {
+    await runCli(['run', '--json', 'Say hi'], env);
+    const [{ id }] = JSON.parse((await runCli(['sessions', 'list', '--json'], env)).stdout) as { id: string }[];
+    const store = openStore(dataDir);
+    store.appendEvent({
+      type: 'message',
+      sessionId: id,
+      messageId: 'old-row',
+      role: 'assistant',
+      text: `Old reply quoting ${key} as it was stored then.`,
+      delta: false,
+      ts: Date.now(),
+    });
+    store.close();
+    for (const args of [
+      ['sessions', 'export', id, '--format', 'md'],
+      ['sessions', 'export', id, '--format', 'json'],
+      ['sessions', 'show', id],
+    ]) {
+      const shown = await runCli(args, env);
+      expect(shown.stdout).toContain(`Old reply quoting ${REDACTED} as it was stored then.`);
+      expect(shown.stdout).not.toContain(key);
     }
   });
 
