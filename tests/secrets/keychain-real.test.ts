@@ -94,4 +94,22 @@ describe.skipIf(missing.length > 0)('the shared secret store on a real Secret Se
     expect(outside.stdout).toBe('1\n');
     expect(outside.stderr).toContain('llms.default.apiKey cannot be decrypted');
   });
+
+  it('MANUS_NO_KEYCHAIN=1 keeps the key in the key file even where a keychain works', async () => {
+    const ownDataDir = mkdtempSync(join(tmpdir(), 'manus-keyring-off-'));
+    const session = inKeyringSession('"$NODE" "$CLI" config set llm.apiKey file-kept-key-42', {
+      MANUS_DATA_DIR: ownDataDir,
+      MANUS_NO_KEYCHAIN: '1',
+    });
+    const result = await session.done;
+    rmSync(session.home, { recursive: true, force: true });
+    try {
+      expect(result.code, result.stderr).toBe(0);
+      expect(existsSync(join(ownDataDir, SECRET_KEY_FILE_NAME))).toBe(true);
+      expect(existsSync(join(ownDataDir, KEYCHAIN_ACCOUNT_FILE_NAME))).toBe(false);
+      expect((await runCli(['config', 'get', 'llm.apiKey'], { MANUS_DATA_DIR: ownDataDir })).stdout).toBe('••••y-42\n');
+    } finally {
+      rmSync(ownDataDir, { recursive: true, force: true });
+    }
+  });
 });

@@ -9,7 +9,11 @@ export const KEYCHAIN_SERVICE = 'Manus Desktop';
 export const KEYCHAIN_ACCOUNT_FILE_NAME = 'secret.keychain';
 export const KEYCHAIN_BOX_KIND = 'keychain';
 
+/** set to keep the key in the key file only (a headless server; a test run that must not fill the login keychain) */
+export const NO_KEYCHAIN_ENV = 'MANUS_NO_KEYCHAIN';
+
 export interface SecretStoreOptions {
+  /** default: the OS keychain, unless MANUS_NO_KEYCHAIN is set */
   keychain?: Keychain;
   /** boxes of this host's earlier schemes (the desktop app's safeStorage) whose values are still read */
   older?: readonly SecretBox[];
@@ -79,7 +83,8 @@ function existingKeyFileBox(keyFile: string): SecretBox[] {
 export function openSecretBox(dataDir: string, options: SecretStoreOptions = {}): SecretBox {
   const older = options.older ?? [];
   const keyFile = path.join(dataDir, SECRET_KEY_FILE_NAME);
-  const key = keychainKey(options.keychain ?? osKeychain, dataDir);
+  const keychain = options.keychain ?? (process.env[NO_KEYCHAIN_ENV] ? undefined : osKeychain);
+  const key = keychain && keychainKey(keychain, dataDir);
   if (!key) return new FileKeySecretBox(keyFile, older);
   return new AesGcmSecretBox(KEYCHAIN_BOX_KIND, key, `the "${KEYCHAIN_SERVICE}" key in the OS keychain`, [
     ...existingKeyFileBox(keyFile),
