@@ -9,7 +9,7 @@ import { McpManager } from '../../src/main/mcp/mcp-manager.js';
 import { openStore } from '../../src/main/store/store.js';
 import { McpSettingsSchema } from '../../src/main/mcp/mcp-settings.js';
 import { mcpLogPath } from '../../src/main/mcp/transport.js';
-import { REDACTED } from '../../src/main/store/redact.js';
+import { REDACTED, redactText } from '../../src/main/store/redact.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js';
 import { runCli } from '../support/cli.js';
 import { fakeLlmClient } from '../llm/llm-fixture.js';
@@ -159,6 +159,15 @@ describe('the event bus redacts configured secrets from every event', { timeout:
     // the model's own memory keeps what it said; what is shown, searched and exported does not
     expect(databaseText(dataDir, ['events', 'message_fts'])).not.toContain(key);
     expect(databaseText(dataDir, ['events'])).toContain(`The key you configured is ${REDACTED}`);
+  });
+});
+
+describe('which values count as secrets', () => {
+  it("blanks a configured key but not a local server's placeholder key, which is also a model name", () => {
+    const text = 'model ollama/llama3 with key ollama; other key plain-0123456789';
+    expect(redactText(text, ['ollama', 'plain-0123456789'])).toBe(
+      `model ollama/llama3 with key ollama; other key ${REDACTED}`,
+    );
   });
 });
 

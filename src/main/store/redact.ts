@@ -1,6 +1,12 @@
 export const REDACTED = '[redacted]';
 /** shorter "secrets" would redact ordinary words */
 const MIN_KNOWN_SECRET_LENGTH = 6;
+/** keys local servers accept as anything (their docs say to type these): blanking them would mangle model names */
+const PLACEHOLDER_KEYS = new Set(['ollama', 'lm-studio', 'lmstudio', 'not-needed', 'no-key', 'sk-no-key-required']);
+
+function isKnownSecret(value: string): boolean {
+  return value.length >= MIN_KNOWN_SECRET_LENGTH && !PLACEHOLDER_KEYS.has(value.toLowerCase());
+}
 
 /** Credentials with a recognisable shape, in case one ended up in a message or a tool's arguments. */
 const CREDENTIAL_PATTERNS: readonly RegExp[] = [
@@ -21,7 +27,7 @@ export const CREDENTIAL_NAME = /authorization|token|secret|passw(or)?d|api[-_]?k
 export function redactText(text: string, knownSecrets: Iterable<string> = []): string {
   let redacted = text;
   for (const secret of knownSecrets) {
-    if (secret.length >= MIN_KNOWN_SECRET_LENGTH) redacted = redacted.replaceAll(secret, REDACTED);
+    if (isKnownSecret(secret)) redacted = redacted.replaceAll(secret, REDACTED);
   }
   for (const pattern of CREDENTIAL_PATTERNS) redacted = redacted.replace(pattern, REDACTED);
   return redacted;
@@ -62,7 +68,7 @@ export class SecretRedactor {
 
   /** Secrets only grow: a key replaced in the settings may still sit in an error being reported. */
   remember(secrets: Iterable<string>): void {
-    const added = [...secrets].filter((secret) => secret.length >= MIN_KNOWN_SECRET_LENGTH);
+    const added = [...secrets].filter(isKnownSecret);
     if (added.every((secret) => this.known.includes(secret))) return;
     this.known = [...new Set([...this.known, ...added])].sort((a, b) => b.length - a.length);
   }
