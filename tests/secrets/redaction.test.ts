@@ -162,6 +162,41 @@ describe('the event bus redacts configured secrets from every event', { timeout:
   });
 });
 
+describe('a streamed reply that splits a saved key between two chunks', { timeout: 60_000 }, () => {
+  let llm: FakeLlm;
+  let dataDir: string;
+  afterEach(async () => {
+    await llm?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('holds the first part back until the key is whole, so no chunk carries any of it', async () => {
+    const key = plainSecret();
+    // one word: the fake server streams it in two halves, cutting the key in the middle
+    llm = await startFakeLlm(() => ({ text: `Key:${key}` }));
+    dataDir = mkdtempSync(join(tmpdir(), 'manus-redact-stream-'));
+    const env = { MANUS_DATA_DIR: dataDir };
+    for (const [name, value] of [
+      ['llm.apiKey', key],
+      ['llm.baseUrl', llm.baseUrl],
+      ['llm.model', 'test-model'],
+      ['agent.maxSteps', '1'],
+    ])
+      expect((await runCli(['config', 'set', name, value], env)).code).toBe(0);
+    const result = await runCli(['run', '--json', 'Echo my key'], env);
+    const deltas = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; delta?: boolean; text?: string })
+      .filter((event) => event.type === 'message' && event.delta);
+    expect(deltas.length).toBeGreaterThan(0);
+    expect(deltas.map((event) => event.text).join('')).toBe(`Key:${REDACTED}`);
+    const firstHalf = key.slice(0, key.length / 2);
+    expect(result.stdout).not.toContain(firstHalf);
+    expect(databaseText(dataDir, ['events'])).not.toContain(firstHalf);
+  });
+});
+
 describe('which values count as secrets', () => {
   it("blanks a configured key but not a local server's placeholder key, which is also a model name", () => {
     const text = 'model ollama/llama3 with key ollama; other key plain-0123456789';

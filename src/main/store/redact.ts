@@ -20,6 +20,10 @@ const CREDENTIAL_PATTERNS: readonly RegExp[] = [
   /\bhf_[A-Za-z0-9]{30,}/g, // Hugging Face tokens
 ];
 
+/** a tail that could begin one of the credential shapes above, cut off by the end of a streamed chunk */
+const CREDENTIAL_START_AT_END =
+  /(?:\b(?:sk-|gh[pousr]_|github_pat_|AKIA|AIza|xox[abprs]-|hf_)|\bBearer\s+)[A-Za-z0-9._~+/=-]*$/i;
+
 /** Variable and header names that say they carry a credential (OPENAI_API_KEY, GITHUB_TOKEN, Authorization...). */
 export const CREDENTIAL_NAME = /authorization|token|secret|passw(or)?d|api[-_]?key|credential|cookie/i;
 
@@ -75,5 +79,22 @@ export class SecretRedactor {
 
   deep<T>(value: T): T {
     return redactDeep(value, this.known);
+  }
+
+  /**
+   * How many characters at the end of `text` could be the first part of a secret that the next chunk of a
+   * stream completes (0 when none): those are held back until the rest arrives.
+   */
+  unfinishedTailLength(text: string): number {
+    let longest = CREDENTIAL_START_AT_END.exec(text)?.[0].length ?? 0;
+    for (const secret of this.known) {
+      for (let length = Math.min(secret.length - 1, text.length); length > longest; length--) {
+        if (text.endsWith(secret.slice(0, length))) {
+          longest = length;
+          break;
+        }
+      }
+    }
+    return longest;
   }
 }
