@@ -13,6 +13,8 @@ import type { Llm } from '../llm/types.js';
 import type { SessionStore } from '../store/store-api.js';
 import { sessionWorkspaceDir } from '../store/data-dir.js';
 import { prepareManagedWorkspace } from '../sandbox/workspace-owner.js';
+import { SecretRedactor } from '../store/redact.js';
+import { collectSecrets } from '../store/settings-secrets.js';
 import type { ToolGate } from '../approval/tool-gate.js';
 import { createApprovalGate } from '../approval/approval-gate.js';
 import type { AnyTool } from '../tool/tool.js';
@@ -72,10 +74,12 @@ export function registerModeRunner(mode: SessionMode, runner: ModeRunner): void 
 
 export class SessionService {
   private readonly bus: EventBus;
+  /** knows the environment's secrets from the start and each turn's settings secrets as it begins */
+  private readonly redactor = new SecretRedactor();
   private readonly live = new Map<string, LiveSession>();
 
   constructor(private readonly options: SessionServiceOptions) {
-    this.bus = new EventBus(options.store);
+    this.bus = new EventBus(options.store, this.redactor);
     this.markDeadRunsInterrupted();
   }
 
@@ -204,6 +208,8 @@ export class SessionService {
   }
 
   private liveSession(session: SessionInfo, settings: AppSettings): LiveSession {
+    // the keys this turn runs with are redacted from everything it emits
+    this.redactor.remember(collectSecrets(settings));
     let live = this.live.get(session.id);
     if (!live) {
       const resources = new SessionResources(session.id, session.workspace);
@@ -297,7 +303,9 @@ export class SessionService {
     });
   }
 
-  private settle(sessionId: string, result: RunResult): RunResult {
+  private settle(sessionId: string, outcome: RunResult): RunResult {
+    // the result goes to the caller too (the CLI prints a failure's first line), not only into events
+    const result = this.redactor.deep(outcome);
     const session = this.store.updateSession(sessionId, { status: result.status });
     this.emit({ type: 'session', sessionId, action: 'status', session });
     this.emit({ type: 'done', sessionId, status: result.status, result: result.result });
