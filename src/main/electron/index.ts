@@ -2,7 +2,7 @@ import { app, BrowserWindow, dialog, shell } from 'electron';
 import { resolveDataDir } from '../store/data-dir.js';
 import { openStore } from '../store/store.js';
 import { electronSqliteBinding } from './native-sqlite.js';
-import { FileKeySecretBox, type SecretBox } from '../store/secrets.js';
+import { openSecretBox } from '../store/secret-store.js';
 import { createAppCore } from '../app/app-core.js';
 import { createCoreApi } from '../api/core-api.js';
 import { storedSettings } from '../api/settings-access.js';
@@ -36,9 +36,10 @@ if (!app.requestSingleInstanceLock()) {
       hardenDefaultSession();
       const dataDir = resolveDataDir();
       const store = openStore(dataDir, { nativeBinding: electronSqliteBinding() });
-      const secrets: SecretBox = SafeStorageSecretBox.isUsable()
-        ? new SafeStorageSecretBox()
-        : FileKeySecretBox.inDataDir(dataDir);
+      // the store the CLI uses too; values the app sealed with safeStorage before are still read, then moved
+      const secrets = openSecretBox(dataDir, {
+        older: SafeStorageSecretBox.isUsable() ? [new SafeStorageSecretBox()] : [],
+      });
       // the same core as the CLI and the web server: live settings, flows, MCP tools per session
       const core = createAppCore({ dataDir, store, secrets, humanAvailable: true });
       const api = createCoreApi({

@@ -1,5 +1,6 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdirSync, realpathSync } from 'node:fs';
 import type Docker from 'dockerode';
+import { z } from 'zod';
 import { BashShell } from './bash-shell.js';
 import {
   CONFIG_LABEL,
@@ -9,11 +10,13 @@ import {
   containerSpec,
   volumeKey,
   sandboxEnv,
+  sandboxIdentity,
   type SandboxIdentity,
 } from './container-spec.js';
-import { startDockerChannel } from './docker-channel.js';
+import { runForOutput, runQuietly, startDockerChannel } from './docker-channel.js';
 import { BASH_SHELL_SOURCE } from './drivers/bash-shell-source.js';
 import { PYTHON_REPL_SOURCE } from './drivers/python-repl-source.js';
+import { WORKSPACE_USAGE_SOURCE } from './drivers/workspace-usage-source.js';
 import type { EngineChoice } from './engine-choice.js';
 import { SandboxUnavailableError, engineUnreachable, errorText, requireEngine } from './engine.js';
 import { containerOwnership } from './orphan-sandboxes.js';
@@ -21,33 +24,48 @@ import { PythonRepl } from './python-repl.js';
 import type { SandboxSettings } from './sandbox-settings.js';
 import { ensureImage } from './sandbox-image.js';
 import { stateLostNote, type Acquired, type ProgressListener, type Sandbox } from './sandbox.js';
-import { shareWorkspace } from './workspace-ownership.js';
-import type { WorkspaceSync } from './workspace-sync.js';
+import { prepareManagedWorkspace, type FolderOwner } from './workspace-owner.js';
+import { WorkspaceQuotaWatch, type QuotaNotice } from './workspace-quota.js';
+import { WorkspaceSync } from './workspace-sync.js';
 import { ensureWorkspaceVolume, removeWorkspaceVolumes } from './workspace-volume.js';
 
 const STOP_TIMEOUT_S = 2;
+/** a workspace that takes longer than this to measure is measured again later */
+const MEASURE_TIMEOUT_MS = 60_000;
+const WorkspaceUsageSchema = z.object({ bytes: z.number().int().nonnegative() });
 
 export interface DockerSandboxOptions {
   docker: Docker;
   sessionId: string;
-  /** host folder bind-mounted at /workspace */
+  /** host folder bind-mounted at /workspace (copied into `copyToVolume` in copy mode) */
   workspace: string;
   settings: SandboxSettings;
-  identity: SandboxIdentity;
+  /** the app made this folder for the session (under the data folder), rather than the user choosing it */
+  managedWorkspace: boolean;
+  /** the user running the app (default: this process's) */
+  host?: FolderOwner;
   /** label of the data folder the session lives in (see OWNER_LABEL) */
   owner?: string;
   /** which engine `docker` reaches: named in errors when it stops answering */
   engine?: EngineChoice;
-  /** copy mode: the workspace lives in this volume on the engine, kept in step with the host folder by `sync` */
-  copy?: { volume: string; sync: WorkspaceSync };
+  /** copy mode: the workspace lives in this volume on the engine, kept in step with the host folder after each call */
+  copyToVolume?: string;
 }
 
 interface LiveContainer {
   container: Docker.Container;
+  /** who its processes run as (the workspace folder's owner when the host user is root) */
+  identity: SandboxIdentity;
   /** changes when someone restarts the container under us: its processes (our drivers) are gone ('' until known) */
   startedAt: string;
   /** the first inspection after start, still under way while `startedAt` is '' */
   learning?: Promise<unknown>;
+}
+
+interface WorkspacePlacement {
+  /** the workspace folder, links in its path resolved */
+  folder: string;
+  identity: SandboxIdentity;
 }
 
 /** One session's container and its two long-lived drivers, created lazily and recovered when they die. */
@@ -63,6 +81,14 @@ export class DockerSandbox implements Sandbox {
   private activeCalls = 0;
   private idleTimer: NodeJS.Timeout | undefined;
   private containerLock: Promise<unknown> = Promise.resolve();
+  private disposed = false;
+  private quota: WorkspaceQuotaWatch | undefined;
+  /** times the workspace quota stopped every sandbox process, and how many of those the model was told */
+  private breaches = 0;
+  private reportedBreaches = 0;
+  private lastBreach: QuotaNotice | undefined;
+  /** copy mode: keeps the volume and the host folder in step (made for the folder and user it was placed with) */
+  private sync: { folder: string; user: string; sync: WorkspaceSync } | undefined;
   /** copy mode: one sync at a time, whichever call starts or ends */
   private syncLock: Promise<unknown> = Promise.resolve();
   /** copy mode: what the last pull could not carry, told with the next call */
@@ -71,7 +97,6 @@ export class DockerSandbox implements Sandbox {
   private pullPending = false;
   /** copy mode: a call ran since the last pull, so the sandbox may hold changes for the host */
   private pullDue = false;
-  private disposed = false;
 
   constructor(private readonly options: DockerSandboxOptions) {}
 
@@ -111,6 +136,7 @@ export class DockerSandbox implements Sandbox {
     start: (live: LiveContainer) => Promise<T>,
   ): Promise<Acquired<T>> {
     this.beginCall();
+    const quotaMark = this.breaches;
     try {
       const existing = current();
       const acquired =
@@ -125,9 +151,10 @@ export class DockerSandbox implements Sandbox {
               this.lossReported[kind] = false;
               return { driver, notes };
             });
-      acquired.notes.push(...(await this.syncIn()));
-      await this.shareWithSandbox();
-      return acquired;
+      const synced = await this.syncIn();
+      const breach = this.unreportedBreach();
+      const notes = [...(breach ? [breach] : []), ...acquired.notes, ...synced];
+      return { ...acquired, notes, quotaMark };
     } catch (error) {
       await this.release();
       throw wrapEngineError(error, this.options.engine);
@@ -137,7 +164,7 @@ export class DockerSandbox implements Sandbox {
   private openDriver(live: LiveContainer, source: string): ReturnType<typeof startDockerChannel> {
     return startDockerChannel(this.options.docker, live.container, {
       cmd: ['python3', '-u', '-c', source],
-      user: this.options.identity.user,
+      user: live.identity.user,
       env: sandboxEnv(),
       workingDir: CONTAINER_WORKSPACE,
     });
@@ -148,25 +175,33 @@ export class DockerSandbox implements Sandbox {
     this.lossReported[what] = true;
   }
 
+  async quotaAfterCall(quotaMark: number): Promise<QuotaNotice | undefined> {
+    await this.quota?.check();
+    if (this.breaches > quotaMark && this.lastBreach) {
+      this.reportedBreaches = this.breaches;
+      return this.lastBreach;
+    }
+    return this.quota?.overQuota();
+  }
+
   async release(): Promise<void> {
     this.activeCalls = Math.max(0, this.activeCalls - 1);
     await this.syncOut();
-    await this.shareWithSandbox();
     this.armIdleTimer();
   }
 
   /** copy mode, before a call: files the last pull missed come back, then the host's changes go in. */
   private async syncIn(): Promise<string[]> {
-    const { copy } = this.options;
-    if (!copy) return [];
+    const sync = this.sync?.sync;
+    if (!sync) return [];
     const live = this.requireLive();
     return this.syncSerialized(async () => {
       const notes = this.pendingSyncNotes.splice(0);
       if (this.pullPending) {
-        notes.push(...(await copy.sync.pullSandboxChanges(live.container)).notes);
+        notes.push(...(await sync.pullSandboxChanges(live.container)).notes);
         this.pullPending = false;
       }
-      notes.push(...(await copy.sync.pushHostChanges(live.container)).notes);
+      notes.push(...(await sync.pushHostChanges(live.container)).notes);
       this.pullDue = true;
       return notes;
     });
@@ -174,13 +209,13 @@ export class DockerSandbox implements Sandbox {
 
   /** copy mode, after a call: what it changed comes back to the host folder (a failure is retried at the next call). */
   private async syncOut(): Promise<void> {
-    const { copy } = this.options;
+    const sync = this.sync?.sync;
     const live = this.live;
-    if (!copy || !live || !(this.pullDue || this.pullPending)) return;
+    if (!sync || !live || !(this.pullDue || this.pullPending)) return;
     await this.syncSerialized(async () => {
       this.pullDue = false;
       try {
-        this.pendingSyncNotes.push(...(await copy.sync.pullSandboxChanges(live.container)).notes);
+        this.pendingSyncNotes.push(...(await sync.pullSandboxChanges(live.container)).notes);
         this.pullPending = false;
       } catch (error) {
         this.pullPending = true;
@@ -198,9 +233,18 @@ export class DockerSandbox implements Sandbox {
     return next;
   }
 
+  /** copy mode: the sync of this folder and user (a new one when either changed: what the old one knew is void). */
+  private syncFor({ folder, identity }: WorkspacePlacement): void {
+    const { copyToVolume, docker } = this.options;
+    if (!copyToVolume || (this.sync?.folder === folder && this.sync.user === identity.user)) return;
+    this.sync?.sync.close();
+    this.sync = { folder, user: identity.user, sync: new WorkspaceSync({ docker, workspace: folder, identity }) };
+  }
+
   async dispose(): Promise<void> {
     this.disposed = true;
     clearTimeout(this.idleTimer);
+    this.stopQuotaWatch();
     await this.stopDrivers();
     const live = this.live;
     this.live = undefined;
@@ -211,18 +255,21 @@ export class DockerSandbox implements Sandbox {
   async destroy(): Promise<void> {
     this.disposed = true;
     clearTimeout(this.idleTimer);
+    this.stopQuotaWatch();
     await this.stopDrivers();
     const live = this.live;
     this.live = undefined;
     if (live) await live.container.remove({ force: true }).catch(() => undefined);
-    if (this.options.copy)
+    if (this.options.copyToVolume) {
       await removeWorkspaceVolumes(this.options.docker, this.options.sessionId).catch(() => undefined);
+    }
   }
 
   private beginCall(): void {
     if (this.disposed) throw new SandboxUnavailableError('This session has ended: its sandbox was shut down.');
     this.activeCalls++;
     clearTimeout(this.idleTimer);
+    this.quota?.hurry();
   }
 
   private armIdleTimer(): void {
@@ -235,23 +282,54 @@ export class DockerSandbox implements Sandbox {
   /** Stops the container unless a call is under way; the next call starts it again, saying state was reset. */
   async stopForIdle(): Promise<void> {
     if (this.activeCalls > 0 || !this.live) return;
+    this.stopQuotaWatch();
     await this.stopDrivers();
     this.stoppedForIdle = true;
     await this.live.container.stop({ t: STOP_TIMEOUT_S }).catch(() => undefined);
   }
 
   private async stopDrivers(): Promise<void> {
-    this.options.copy?.sync.close();
+    this.sync?.sync.close();
     const drivers = [this.python, this.shell];
     if (this.python) this.lossReported.python = true;
     if (this.shell) this.lossReported.shell = true;
     await Promise.all(drivers.map((driver) => driver?.kill().catch(() => undefined)));
   }
 
-  /** as root on the host: files go back to the host user, with group access for the sandbox user (before and after calls) */
-  private async shareWithSandbox(): Promise<void> {
-    const { identity, workspace } = this.options;
-    if (identity.reclaimToUid !== undefined) await shareWorkspace(workspace, identity.reclaimToUid, identity.gid);
+  /** Watches the workspace's size while this container lives (see WorkspaceQuotaWatch). */
+  private async startQuotaWatch(live: LiveContainer): Promise<void> {
+    this.stopQuotaWatch();
+    const { docker, settings } = this.options;
+    if (settings.workspaceQuotaMb === 0) return;
+    const watch = new WorkspaceQuotaWatch({
+      quotaMb: settings.workspaceQuotaMb,
+      measure: () => measureWorkspace(docker, live.container, live.identity.user),
+      // every process of the sandbox's user; the keeper runs as another uid, so the container stays up
+      stopAll: async () => {
+        await runQuietly(live.container, ['kill', '-KILL', '-1'], live.identity.user);
+        // seen dead before the next call could pick them up (the notice says that all state was reset)
+        await this.stopDrivers();
+      },
+      busy: () => this.activeCalls > 0,
+      onBreach: (notice) => {
+        this.breaches++;
+        this.lastBreach = notice;
+      },
+    });
+    this.quota = watch;
+    await watch.start();
+  }
+
+  private stopQuotaWatch(): void {
+    this.quota?.stop();
+    this.quota = undefined;
+  }
+
+  /** A quota breach between calls (a background writer) is told to the next call. */
+  private unreportedBreach(): string | undefined {
+    if (this.breaches === this.reportedBreaches || !this.lastBreach) return undefined;
+    this.reportedBreaches = this.breaches;
+    return `[${this.lastBreach.text}]`;
   }
 
   private serialized<T>(work: () => Promise<T>): Promise<T> {
@@ -277,8 +355,9 @@ export class DockerSandbox implements Sandbox {
         await this.live.container.start().catch(() => undefined);
         const restarted = await inspectState(this.live.container);
         if (restarted?.running) {
-          this.live = { container: this.live.container, startedAt: restarted.startedAt };
+          this.live = { ...this.live, startedAt: restarted.startedAt, learning: undefined };
           this.stoppedForIdle = false;
+          await this.startQuotaWatch(this.live);
           const idleMinutes = Math.round(this.options.settings.idleTimeoutMs / 6000) / 10;
           notes.push(
             `[The sandbox had been stopped after ${idleMinutes} min without use (or to keep few idle sandboxes running) ` +
@@ -294,13 +373,16 @@ export class DockerSandbox implements Sandbox {
       );
       this.lossReported.python = true;
       this.lossReported.shell = true;
+      this.stopQuotaWatch();
       await this.live.container.remove({ force: true }).catch(() => undefined);
       this.live = undefined;
     }
+    const placement = this.placeWorkspace();
+    this.syncFor(placement);
     // side by side: the engine check only adds its clearer error when the engine is down
     const [, adopted] = await Promise.all([
       requireEngine(this.options.docker, this.options.engine),
-      this.adoptExisting(),
+      this.adoptExisting(placement),
     ]);
     if (adopted) {
       notes.push(
@@ -308,16 +390,32 @@ export class DockerSandbox implements Sandbox {
           'so earlier variables and shell state are gone; files in /workspace are kept.]',
       );
     }
-    this.live = adopted ?? (await this.createContainer(onProgress));
+    this.live = adopted ?? (await this.createContainer(placement, onProgress));
     this.stoppedForIdle = false;
+    await this.startQuotaWatch(this.live);
     return notes;
   }
 
-  /** A container this process left for this session (an earlier turn) is reused when it was made with the same settings. */
-  private async adoptExisting(): Promise<LiveContainer | undefined> {
-    const { docker, sessionId, settings, identity } = this.options;
+  /** The folder to mount and who runs in it, read afresh whenever a container is adopted or made. */
+  private placeWorkspace(): WorkspacePlacement {
+    const { workspace, managedWorkspace, host } = this.options;
+    try {
+      if (managedWorkspace) prepareManagedWorkspace(workspace, host);
+      else mkdirSync(workspace, { recursive: true });
+      // links in the path the user named are resolved once: the folder whose owner is read is the folder mounted
+      const folder = realpathSync(workspace);
+      return { folder, identity: sandboxIdentity(folder, host) };
+    } catch (error) {
+      throw new SandboxUnavailableError(`The workspace folder ${workspace} cannot be used: ${errorText(error)}`);
+    }
+  }
+
+  /** A container this session left behind (earlier turn, app restart) is reused when it was made with the same settings. */
+  private async adoptExisting({ folder, identity }: WorkspacePlacement): Promise<LiveContainer | undefined> {
+    const { docker, sessionId, settings } = this.options;
     const found = await docker.listContainers({ all: true, filters: { label: [`${SESSION_LABEL}=${sessionId}`] } });
-    const fingerprint = configFingerprint(settings, identity, this.mountKey());
+    // a container made for another uid, folder (or volume) or settings is replaced
+    const fingerprint = configFingerprint(settings, identity, this.mountKey(folder));
     let adopted: LiveContainer | undefined;
     for (const info of found) {
       const ownership = containerOwnership(info.Labels);
@@ -331,33 +429,33 @@ export class DockerSandbox implements Sandbox {
       }
       if (info.State !== 'running') await container.start().catch(() => undefined);
       const state = await inspectState(container);
-      if (state?.running) adopted = { container, startedAt: state.startedAt };
+      if (state?.running) adopted = { container, identity, startedAt: state.startedAt };
       else await container.remove({ force: true }).catch(() => undefined);
     }
     return adopted;
   }
 
   /** what the container's fingerprint names as its workspace: the host folder, or the volume in copy mode */
-  private mountKey(): string {
-    const { copy, workspace } = this.options;
-    return copy ? volumeKey(copy.volume) : workspace;
+  private mountKey(folder: string): string {
+    const { copyToVolume } = this.options;
+    return copyToVolume ? volumeKey(copyToVolume) : folder;
   }
 
-  private async createContainer(onProgress?: ProgressListener): Promise<LiveContainer> {
-    const { docker, sessionId, settings, identity, workspace, copy } = this.options;
-    await Promise.all([
-      ensureImage(docker, settings.image, onProgress, this.options.engine),
-      mkdir(workspace, { recursive: true }).then(() => this.shareWithSandbox()),
-    ]);
-    if (copy) {
+  private async createContainer(
+    { folder, identity }: WorkspacePlacement,
+    onProgress?: ProgressListener,
+  ): Promise<LiveContainer> {
+    const { docker, sessionId, settings, copyToVolume } = this.options;
+    await ensureImage(docker, settings.image, onProgress, this.options.engine);
+    if (copyToVolume) {
       const root = { image: settings.image, uid: identity.uid, gid: identity.gid };
       const labels = { sessionId, owner: this.options.owner };
-      // a new, empty volume: whatever the sync knew of the old one no longer holds
-      if (await ensureWorkspaceVolume(docker, copy.volume, labels, root)) copy.sync.reset();
+      // a new, empty volume: whatever the sync knew of an old one no longer holds
+      if (await ensureWorkspaceVolume(docker, copyToVolume, labels, root)) this.sync?.sync.reset();
     }
     onProgress?.('Starting the sandbox container');
     const container = await docker.createContainer(
-      containerSpec(settings, sessionId, workspace, identity, this.options.owner, copy?.volume),
+      containerSpec(settings, sessionId, folder, identity, this.options.owner, copyToVolume),
     );
     try {
       await container.start();
@@ -365,13 +463,34 @@ export class DockerSandbox implements Sandbox {
       await container.remove({ force: true }).catch(() => undefined);
       throw new SandboxUnavailableError(`The sandbox container could not start: ${errorText(error)}`);
     }
-    const live: LiveContainer = { container, startedAt: '' };
+    const live: LiveContainer = { container, identity, startedAt: '' };
     // learnt in the background: the first driver need not wait for it (a container that died at once fails its exec)
     live.learning = inspectState(container).then((state) => {
       if (state) live.startedAt = state.startedAt;
       live.learning = undefined;
     });
     return live;
+  }
+}
+
+/** The workspace's size, measured inside the container as the sandbox's user (see WORKSPACE_USAGE_SOURCE). */
+async function measureWorkspace(
+  docker: Docker,
+  container: Docker.Container,
+  user: string,
+): Promise<number | undefined> {
+  const output = await runForOutput(
+    docker,
+    container,
+    ['python3', '-c', WORKSPACE_USAGE_SOURCE],
+    user,
+    MEASURE_TIMEOUT_MS,
+  );
+  if (output === undefined) return undefined;
+  try {
+    return WorkspaceUsageSchema.parse(JSON.parse(output)).bytes;
+  } catch {
+    return undefined;
   }
 }
 

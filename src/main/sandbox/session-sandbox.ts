@@ -2,13 +2,13 @@ import type Docker from 'dockerode';
 import { dataDirOf, settingsOf } from '../config/session-settings.js';
 import { defineResource } from '../session/resources.js';
 import type { ToolContext } from '../tool/tool.js';
-import { SESSION_LABEL, ownerLabelOf, sandboxIdentity } from './container-spec.js';
+import { isManagedWorkspace } from '../store/data-dir.js';
+import { SESSION_LABEL, ownerLabelOf } from './container-spec.js';
 import { DockerSandbox } from './docker-sandbox.js';
 import { chooseEngine, workspaceTransfer } from './engine-choice.js';
 import { dockerClient } from './engine.js';
 import { LOCAL_SANDBOX_WARNING, LocalSandbox } from './local-sandbox.js';
 import type { Sandbox } from './sandbox.js';
-import { WorkspaceSync } from './workspace-sync.js';
 import { removeWorkspaceVolumes, workspaceVolumeName } from './workspace-volume.js';
 
 /** live docker sandboxes by session, so a session deleted elsewhere can take its container with it */
@@ -25,24 +25,17 @@ export const sandboxResource = defineResource<Sandbox>({
     const dataDir = dataDirOf(owner.resources);
     const engine = chooseEngine(settings.engine);
     const docker = dockerClient(engine);
-    const identity = sandboxIdentity();
     // an engine that cannot see the host's folders gets a copy of the workspace, kept in step after each call
-    const copy =
-      workspaceTransfer(settings.workspace, engine) === 'copy'
-        ? {
-            volume: workspaceVolumeName(owner.sessionId, owner.workspace),
-            sync: new WorkspaceSync({ docker, workspace: owner.workspace, identity }),
-          }
-        : undefined;
+    const copy = workspaceTransfer(settings.workspace, engine) === 'copy';
     const sandbox = new DockerSandbox({
       docker,
       sessionId: owner.sessionId,
       workspace: owner.workspace,
       settings,
-      identity,
+      managedWorkspace: dataDir !== undefined && isManagedWorkspace(dataDir, owner.sessionId, owner.workspace),
       owner: dataDir ? ownerLabelOf(dataDir) : undefined,
       engine,
-      copy,
+      ...(copy ? { copyToVolume: workspaceVolumeName(owner.sessionId, owner.workspace) } : {}),
     });
     liveSandboxes.set(owner.sessionId, sandbox);
     return sandbox;
