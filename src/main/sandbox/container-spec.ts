@@ -86,6 +86,10 @@ export function configFingerprint(settings: SandboxSettings, identity: SandboxId
     .slice(0, 16);
 }
 
+/** a volume mounted without the image's content at the mount point (the engine's API takes NoCopy alone; the
+ * typings ask for every VolumeOptions field) */
+export const VOLUME_NO_COPY = { NoCopy: true } as NonNullable<Docker.MountSettings['VolumeOptions']>;
+
 /** what a copy-mode container's fingerprint names instead of the host folder */
 export function volumeKey(volume: string): string {
   return `volume:${volume}`;
@@ -151,7 +155,14 @@ export function containerSpec(
       // the workspace is the only writable, persistent path; no Docker socket or other host path is mounted
       Mounts: [
         workspaceVolume
-          ? { Type: 'volume', Source: workspaceVolume, Target: CONTAINER_WORKSPACE, ReadOnly: false }
+          ? // NoCopy: the image's /workspace (and its owner) is not copied over the volume, which the sandbox user owns
+            {
+              Type: 'volume',
+              Source: workspaceVolume,
+              Target: CONTAINER_WORKSPACE,
+              ReadOnly: false,
+              VolumeOptions: VOLUME_NO_COPY,
+            }
           : { Type: 'bind', Source: workspace, Target: CONTAINER_WORKSPACE, ReadOnly: false },
       ],
       // nothing outside /workspace and the tmpfs below can be changed

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import type Docker from 'dockerode';
-import { CONTAINER_WORKSPACE, OWNER_LABEL, SANDBOX_LABEL, SESSION_LABEL } from './container-spec.js';
+import { CONTAINER_WORKSPACE, OWNER_LABEL, SANDBOX_LABEL, SESSION_LABEL, VOLUME_NO_COPY } from './container-spec.js';
 
 /** A copy-mode session's workspace volume on the engine: one per session and host folder, kept between turns. */
 export function workspaceVolumeName(sessionId: string, workspace: string): string {
@@ -34,8 +34,8 @@ export async function ensureWorkspaceVolume(
 }
 
 /**
- * A new volume's root is the image's /workspace, owned by the image's user; the archive API cannot change the owner
- * of the folder it extracts into, so a one-shot container with only CAP_CHOWN hands it to the sandbox's user.
+ * A new volume's root belongs to root; the archive API cannot change the owner of the folder it extracts into, so a
+ * one-shot container with only CAP_CHOWN hands it to the sandbox's user.
  */
 async function giveVolumeRoot(
   docker: Docker,
@@ -48,7 +48,8 @@ async function giveVolumeRoot(
     Cmd: ['chown', `${root.uid}:${root.gid}`, CONTAINER_WORKSPACE],
     User: '0:0',
     HostConfig: {
-      Mounts: [{ Type: 'volume', Source: volume, Target: CONTAINER_WORKSPACE }],
+      // NoCopy: an empty volume would otherwise get the image's /workspace, owner included, at every first mount
+      Mounts: [{ Type: 'volume', Source: volume, Target: CONTAINER_WORKSPACE, VolumeOptions: VOLUME_NO_COPY }],
       ReadonlyRootfs: true,
       CapDrop: ['ALL'],
       CapAdd: ['CHOWN'],
