@@ -86,6 +86,29 @@ describeWithSecondEngine('manus against a remote engine (DOCKER_HOST=tcp://…, 
     expect(volumes.Volumes ?? []).toEqual([]);
   });
 
+  it('with sandbox.engine set (no DOCKER_HOST), runs there and deleting the session cleans up there', async () => {
+    const { DOCKER_HOST: _unused, ...withoutHost } = env;
+    expect((await runCli(['config', 'set', 'sandbox.engine', endpoint], withoutHost)).code).toBe(0);
+    llm.setScript(
+      sequence(
+        { toolCalls: [call('python_execute', { code: 'open("made.txt", "w").write("here")' })] },
+        { text: 'Done.', toolCalls: [call('terminate', { status: 'success' })] },
+      ),
+    );
+    const result = await runCli(['run', '--json', '--workspace', workspace, 'Make a file'], withoutHost, {
+      timeoutMs: 120_000,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(readFileSync(join(workspace, 'made.txt'), 'utf8')).toBe('here');
+    const sessionId = parseNdjson(result.stdout).find((event) => event.type === 'session')?.sessionId as string;
+    const remote = dockerClient(chooseEngine(endpoint));
+    const label = { label: [`manus.session=${sessionId}`] };
+    expect(await remote.listContainers({ all: true, filters: label })).toHaveLength(1);
+    expect((await runCli(['sessions', 'delete', sessionId], withoutHost)).code).toBe(0);
+    expect(await remote.listContainers({ all: true, filters: label })).toEqual([]);
+    expect((await remote.listVolumes({ filters: label })).Volumes ?? []).toEqual([]);
+  });
+
   it('manus sandbox status names the engine, where it is, that it is remote, and copy mode', async () => {
     const result = await runCli(['sandbox', 'status'], env);
     expect(result.code, result.stderr).toBe(0);

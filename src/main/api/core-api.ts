@@ -7,7 +7,7 @@ import { CoreApiError, invokeHandler } from './invoke.js';
 import type { SettingsAccess } from './settings-access.js';
 import { exportSessionJson, exportSessionMarkdown } from '../store/export.js';
 import { deleteSessionEverywhere } from '../store/session-files.js';
-import { removeSessionSandbox } from '../sandbox/session-sandbox.js';
+import { cleanupClient, removeSessionSandbox } from '../sandbox/session-sandbox.js';
 import { collectSecrets, maskSecrets, restoreMaskedSecrets } from '../store/settings-secrets.js';
 import { environmentSecrets } from '../store/redact.js';
 import { createAppHandlers } from './app-handlers.js';
@@ -134,7 +134,10 @@ export function createCoreApi(options: CoreApiOptions): CoreApi {
       sessionOrThrow(sessionId);
       // a running turn is stopped and its sandbox and browser closed before the rows go
       await sessions.release(sessionId);
-      await removeSessionSandbox(sessionId);
+      await removeSessionSandbox(
+        sessionId,
+        cleanupClient(() => (options.runSettings ?? settings.read)().sandbox),
+      );
       // only the folder the app created is removed; a folder the user chose stays theirs
       deleteSessionEverywhere(store, dataDir, sessionId);
       return { ok: true };

@@ -9,6 +9,7 @@ import { chooseEngine, workspaceTransfer } from './engine-choice.js';
 import { dockerClient } from './engine.js';
 import { LOCAL_SANDBOX_WARNING, LocalSandbox } from './local-sandbox.js';
 import type { Sandbox } from './sandbox.js';
+import type { SandboxSettings } from './sandbox-settings.js';
 import { removeWorkspaceVolumes, workspaceVolumeName } from './workspace-volume.js';
 
 /** live docker sandboxes by session, so a session deleted elsewhere can take its container with it */
@@ -64,7 +65,16 @@ export async function sandboxFor(ctx: ToolContext): Promise<Sandbox> {
   return sandbox;
 }
 
-/** The session is deleted: its container (live or left from an earlier run) is removed. */
+/** The client of the engine the settings choose, for cleanup: settings or an engine that cannot be read fall back to the default. */
+export function cleanupClient(readSettings: () => SandboxSettings): Docker {
+  try {
+    return dockerClient(chooseEngine(readSettings().engine));
+  } catch {
+    return dockerClient();
+  }
+}
+
+/** The session is deleted: its container (live or left from an earlier run) and workspace volume are removed. */
 export async function removeSessionSandbox(sessionId: string, docker: Docker = dockerClient()): Promise<void> {
   const live = liveSandboxes.get(sessionId);
   liveSandboxes.delete(sessionId);

@@ -9,7 +9,7 @@ import { collectSecrets } from '../../store/settings-secrets.js';
 import { loadSettings } from '../../config/settings-store.js';
 import { positiveInt } from '../run-session.js';
 import { terminalText } from '../output/terminal-text.js';
-import { removeSessionSandbox } from '../../sandbox/session-sandbox.js';
+import { cleanupClient, removeSessionSandbox } from '../../sandbox/session-sandbox.js';
 
 async function withContext(command: Command, body: (context: CliContext) => void | Promise<void>): Promise<void> {
   const context = openCliContext({ dataDir: command.optsWithGlobals<{ dataDir?: string }>().dataDir });
@@ -90,7 +90,10 @@ export function sessionsCommand(): Command {
     .action((id: string, _options: unknown, command: Command) =>
       withContext(command, async (context) => {
         requireSession(context, id);
-        await removeSessionSandbox(id);
+        await removeSessionSandbox(
+          id,
+          cleanupClient(() => loadSettings(context.store, context.secrets).sandbox),
+        );
         const outcome = deleteSessionEverywhere(context.store, context.dataDir, id);
         const kept = outcome.workspaceDeleted
           ? ''
