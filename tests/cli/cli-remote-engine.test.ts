@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { ownerLabelOf } from '../../src/main/sandbox/container-spec.js';
 import { chooseEngine } from '../../src/main/sandbox/engine-choice.js';
 import { dockerClient } from '../../src/main/sandbox/engine.js';
 import { CoreEventSchema, type CoreEvent } from '../../src/shared/events.js';
@@ -107,6 +108,32 @@ describeWithSecondEngine('manus against a remote engine (DOCKER_HOST=tcp://…, 
     expect((await runCli(['sessions', 'delete', sessionId], withoutHost)).code).toBe(0);
     expect(await remote.listContainers({ all: true, filters: label })).toEqual([]);
     expect((await remote.listVolumes({ filters: label })).Volumes ?? []).toEqual([]);
+  });
+
+  it('manus sandbox prune removes the workspace volumes of sessions deleted while the engine was away', async () => {
+    const remote = dockerClient(chooseEngine(endpoint));
+    const orphan = `manus-workspace-prune-test-${Date.now()}`;
+    const otherFolder = `${orphan}-other`;
+    await remote.createVolume({
+      Name: orphan,
+      Labels: { 'manus.sandbox': '1', 'manus.session': 'deleted-session', 'manus.owner': ownerLabelOf(dataDir) },
+    });
+    await remote.createVolume({
+      Name: otherFolder,
+      Labels: { 'manus.sandbox': '1', 'manus.session': 'deleted-session', 'manus.owner': 'another-data-folder' },
+    });
+    try {
+      const result = await runCli(['sandbox', 'prune'], env);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toContain(`Removed 1 workspace volume(s) of deleted sessions:\n  ${orphan}`);
+      await expect(remote.getVolume(orphan).inspect()).rejects.toThrow();
+      await expect(remote.getVolume(otherFolder).inspect()).resolves.toBeDefined();
+    } finally {
+      await remote
+        .getVolume(otherFolder)
+        .remove()
+        .catch(() => undefined);
+    }
   });
 
   it('manus sandbox status names the engine, where it is, that it is remote, and copy mode', async () => {

@@ -1,7 +1,14 @@
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import type Docker from 'dockerode';
-import { CONTAINER_WORKSPACE, OWNER_LABEL, SANDBOX_LABEL, SESSION_LABEL, VOLUME_NO_COPY } from './container-spec.js';
+import {
+  CONTAINER_WORKSPACE,
+  OWNER_LABEL,
+  SANDBOX_LABEL,
+  SESSION_LABEL,
+  VOLUME_NO_COPY,
+  ownerLabelOf,
+} from './container-spec.js';
 
 /** A copy-mode session's workspace volume on the engine: one per session and host folder, kept between turns. */
 export function workspaceVolumeName(sessionId: string, workspace: string): string {
@@ -77,4 +84,32 @@ export async function removeWorkspaceVolumes(docker: Docker, sessionId: string):
         .catch(() => undefined),
     ),
   );
+}
+
+/**
+ * Workspace volumes of this data folder's sessions that no longer exist (deleted while their engine was away); a
+ * volume a container still uses is refused by the engine and stays. Returns the names removed.
+ */
+export async function removeOrphanWorkspaceVolumes(
+  docker: Docker,
+  dataDir: string,
+  liveSessionIds: Iterable<string>,
+): Promise<string[]> {
+  const live = new Set(liveSessionIds);
+  const { Volumes } = await docker.listVolumes({
+    filters: { label: [SANDBOX_LABEL, `${OWNER_LABEL}=${ownerLabelOf(dataDir)}`] },
+  });
+  const orphans = (Volumes ?? []).filter((volume) => !live.has(volume.Labels?.[SESSION_LABEL] ?? ''));
+  const removed = await Promise.all(
+    orphans.map((volume) =>
+      docker
+        .getVolume(volume.Name)
+        .remove()
+        .then(
+          () => volume.Name,
+          () => undefined,
+        ),
+    ),
+  );
+  return removed.filter((name): name is string => name !== undefined);
 }

@@ -11,6 +11,7 @@ import {
   type SandboxStatus,
 } from '../../sandbox/sandbox-admin.js';
 import { removeOrphanSandboxes, type RemovedSandbox } from '../../sandbox/orphan-sandboxes.js';
+import { removeOrphanWorkspaceVolumes } from '../../sandbox/workspace-volume.js';
 
 interface BuildOptions {
   offline?: boolean;
@@ -78,6 +79,7 @@ export function sandboxCommand(): Command {
       await requireEngine(docker, engine);
       const context = openCliContext({ dataDir: command.optsWithGlobals<{ dataDir?: string }>().dataDir });
       let removed: RemovedSandbox[];
+      let volumes: string[];
       try {
         const liveSessionIds = context.store.listSessions().map((session) => session.id);
         removed = await removeOrphanSandboxes({
@@ -86,13 +88,21 @@ export function sandboxCommand(): Command {
           liveSessionIds,
           includeIdle: options.all ?? false,
         });
+        // after the containers, which hold their volumes
+        volumes = await removeOrphanWorkspaceVolumes(docker, context.dataDir, liveSessionIds);
       } finally {
         context.close();
       }
-      process.stdout.write(options.json ? `${JSON.stringify(removed, null, 2)}\n` : describeRemoved(removed));
+      if (options.json) process.stdout.write(`${JSON.stringify(removed, null, 2)}\n`);
+      else process.stdout.write(describeRemoved(removed) + describeRemovedVolumes(volumes));
     });
 
   return sandbox;
+}
+
+function describeRemovedVolumes(volumes: string[]): string {
+  if (volumes.length === 0) return '';
+  return `Removed ${volumes.length} workspace volume(s) of deleted sessions:\n${volumes.map((name) => `  ${name}`).join('\n')}\n`;
 }
 
 function describeRemoved(removed: RemovedSandbox[]): string {
