@@ -49,6 +49,22 @@ describeWithSecondEngine('sandbox on a remote engine (copy mode, the second engi
   let ctx: TestToolContext;
   let remote: Docker;
 
+  /** waits until the file exists in the sandbox's volume, read through the engine (not through the sync) */
+  const waitForSandboxFile = async (name: string): Promise<void> => {
+    const id = liveDockerSandbox(ctx.sessionId)?.containerId as string;
+    for (;;) {
+      const found = await remote
+        .getContainer(id)
+        .infoArchive({ path: `/workspace/${name}` })
+        .then(
+          () => true,
+          () => false,
+        );
+      if (found) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+
   beforeAll(() => {
     remote = dockerClient(chooseEngine(endpoint));
     ctx = sandboxContext({ settings: { sandbox: { engine: endpoint } } });
@@ -104,6 +120,19 @@ describeWithSecondEngine('sandbox on a remote engine (copy mode, the second engi
     const listed = await call(bashTool, { command: 'ls' }, ctx);
     expect(textOf(listed)).not.toContain('drop-on-host.txt');
     expect(textOf(listed)).toContain('from-user.csv');
+  });
+
+  it('what a background job writes after the last call comes back when the turn ends', async () => {
+    await call(bashTool, { command: '(sleep 1; echo later > background.txt) &' }, ctx);
+    expect(existsSync(join(ctx.workspace, 'background.txt'))).toBe(false);
+    await waitForSandboxFile('background.txt');
+    await liveDockerSandbox(ctx.sessionId)?.dispose();
+    expect(readFileSync(join(ctx.workspace, 'background.txt'), 'utf8')).toBe('later\n');
+    ctx = sandboxContext({
+      workspace: ctx.workspace,
+      sessionId: ctx.sessionId,
+      settings: { sandbox: { engine: endpoint } },
+    });
   });
 
   it('a link to a host path made in the sandbox is not written through, and the model is told', async () => {

@@ -227,6 +227,13 @@ export class DockerSandbox implements Sandbox {
     });
   }
 
+  /** copy mode: what background jobs wrote since the last call comes back before the container stops */
+  private async bringBackBeforeStop(): Promise<void> {
+    if (!this.sync) return;
+    this.pullDue = true;
+    await this.syncOut();
+  }
+
   private syncSerialized<T>(work: () => Promise<T>): Promise<T> {
     const next = this.syncLock.then(work, work);
     this.syncLock = next.catch(() => undefined);
@@ -246,6 +253,7 @@ export class DockerSandbox implements Sandbox {
     clearTimeout(this.idleTimer);
     this.stopQuotaWatch();
     await this.stopDrivers();
+    await this.bringBackBeforeStop();
     const live = this.live;
     this.live = undefined;
     if (live) await live.container.stop({ t: STOP_TIMEOUT_S }).catch(() => undefined);
@@ -284,6 +292,7 @@ export class DockerSandbox implements Sandbox {
     if (this.activeCalls > 0 || !this.live) return;
     this.stopQuotaWatch();
     await this.stopDrivers();
+    await this.bringBackBeforeStop();
     this.stoppedForIdle = true;
     await this.live.container.stop({ t: STOP_TIMEOUT_S }).catch(() => undefined);
   }
