@@ -18,10 +18,16 @@ export interface SshDockerGateway {
   agentSocket: string;
   /** commands the clients ran, in order */
   commands: string[];
+  /** the server's host key as a known_hosts line for its address: "[127.0.0.1]:port ssh-ed25519 AAAA…" */
+  knownHostsLine: string;
   close(): Promise<void>;
 }
 
-export async function startSshDockerGateway(engine: { host: string; port: number }): Promise<SshDockerGateway> {
+export async function startSshDockerGateway(
+  engine: { host: string; port: number },
+  /** an impostor lets anyone in, to be handed whatever the client sends */
+  options: { acceptAnyKey?: boolean } = {},
+): Promise<SshDockerGateway> {
   const folder = mkdtempSync(join(tmpdir(), 'manus-ssh-'));
   const hostKey = join(folder, 'host_key');
   const userKey = join(folder, 'user_key');
@@ -44,6 +50,7 @@ export async function startSshDockerGateway(engine: { host: string; port: number
   const server = new ssh2.Server({ hostKeys: [readFileSync(hostKey)] }, (client) => {
     client.on('error', () => undefined);
     client.on('authentication', (auth) => {
+      if (options.acceptAnyKey) return auth.accept();
       const keyMatches =
         auth.method === 'publickey' &&
         auth.username === user &&
@@ -71,10 +78,12 @@ export async function startSshDockerGateway(engine: { host: string; port: number
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  const [keyType, keyData] = readFileSync(`${hostKey}.pub`, 'utf8').split(' ');
   return {
     url: `ssh://${user}@127.0.0.1:${port}`,
     agentSocket,
     commands,
+    knownHostsLine: `[127.0.0.1]:${port} ${keyType} ${keyData}`,
     close: async () => {
       await new Promise((resolve) => server.close(resolve));
       agent.kill();

@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { z } from 'zod';
+import { knownHostVerifier, knownHostsFiles, unknownHostHint } from './ssh-known-hosts.js';
 
 const DEFAULT_SOCKET = '/var/run/docker.sock';
 const WINDOWS_PIPE = '//./pipe/docker_engine';
@@ -29,6 +30,13 @@ export interface EngineChoice {
 export function workspaceTransfer(setting: 'bind' | 'copy' | 'auto', choice: EngineChoice): 'bind' | 'copy' {
   if (setting !== 'auto') return setting;
   return choice.local ? 'bind' : 'copy';
+}
+
+/** Why an SSH engine was refused at the handshake, said so the user can fix it; undefined for other failures. */
+export function sshRefusalHint(choice: EngineChoice, detail: string): string | undefined {
+  if (choice.options.protocol !== 'ssh' || !/Host denied/i.test(detail)) return undefined;
+  const { host, port, username } = choice.options;
+  return unknownHostHint(host ?? '', Number(port ?? SSH_PORT), username);
 }
 
 /** One line for status and errors: where the engine is and what chose it. */
@@ -139,8 +147,16 @@ function endpointChoice(endpoint: string, source: string, env: EngineEnv, tls: T
         host: url.hostname,
         port: url.port || SSH_PORT,
         ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
-        // keys come from the user's ssh agent, as with `docker -H ssh://...`
-        sshOptions: { agent: env.SSH_AUTH_SOCK },
+        sshOptions: {
+          // keys come from the user's ssh agent, as with `docker -H ssh://...`
+          agent: env.SSH_AUTH_SOCK,
+          // the server must show the host key recorded in known_hosts, as OpenSSH (and so the docker CLI) requires
+          hostVerifier: knownHostVerifier(
+            url.hostname,
+            Number(url.port || SSH_PORT),
+            knownHostsFiles(env.HOME || homedir()),
+          ),
+        },
       },
     };
   }

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type Docker from 'dockerode';
-import { chooseEngine, describeEngine, type EngineChoice } from './engine-choice.js';
+import { chooseEngine, describeEngine, sshRefusalHint, type EngineChoice } from './engine-choice.js';
 
 /** a refused or missing socket fails at once; this only bounds an engine that hangs (slow under heavy load) */
 const PING_TIMEOUT_MS = 15_000;
@@ -54,6 +54,10 @@ export async function requireEngine(docker: Docker = dockerClient(), choice?: En
 export function engineUnreachable(detail: string, choice?: EngineChoice): SandboxUnavailableError {
   if (!choice || choice.local) {
     return new SandboxUnavailableError(`The Docker engine is not reachable (${detail}). ${START_DOCKER_HINT}`);
+  }
+  const hint = sshRefusalHint(choice, detail);
+  if (hint) {
+    return new SandboxUnavailableError(`The Docker engine at ${describeEngine(choice)} was refused: ${hint}.`);
   }
   return new SandboxUnavailableError(
     `The Docker engine at ${describeEngine(choice)} is not reachable (${detail}). Check that the machine is up and ` +
