@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Docker from 'dockerode';
 import { describe, expect, it } from 'vitest';
 import { chooseEngine, EngineChoiceError } from '../../src/main/sandbox/engine-choice.js';
 import { describeWithSecondEngine } from '../support/second-engine.js';
+import { makeTlsMaterial, startTlsDockerGateway } from '../support/tls-docker-gateway.js';
 
 /** A Docker config folder like ~/.docker, with contexts as `docker context create` writes them. */
 function dockerConfig(
@@ -110,6 +111,38 @@ describeWithSecondEngine('engine choice reaching the second engine', (endpoint) 
     expect(choice.options.protocol).toBe('http');
     const local = await engineId(chooseEngine(undefined, {}).options);
     expect(await engineId(choice.options)).not.toBe(local);
+  });
+
+  it('a context with TLS material reaches an engine that demands client certificates; without them it is refused', async () => {
+    const target = new URL(endpoint);
+    const material = makeTlsMaterial();
+    const gateway = await startTlsDockerGateway({ host: target.hostname, port: Number(target.port) }, material);
+    try {
+      const config = dockerConfig('secure', { secure: { host: gateway.url } });
+      const id = createHash('sha256').update('secure').digest('hex');
+      const tlsDir = join(config, 'contexts', 'tls', id, 'docker');
+      mkdirSync(tlsDir, { recursive: true });
+      copyFileSync(material.ca, join(tlsDir, 'ca.pem'));
+      copyFileSync(material.clientCert, join(tlsDir, 'cert.pem'));
+      copyFileSync(material.clientKey, join(tlsDir, 'key.pem'));
+      const choice = chooseEngine(undefined, { DOCKER_CONFIG: config });
+      expect(choice.options.protocol).toBe('https');
+      expect(await engineId(choice.options)).toBe(await engineId(chooseEngine(endpoint, {}).options));
+
+      // DOCKER_TLS_VERIFY with the CA but no client certificate: the engine side refuses the handshake
+      const certless = mkdtempSync(join(tmpdir(), 'manus-certs-'));
+      copyFileSync(material.ca, join(certless, 'ca.pem'));
+      const withoutCert = chooseEngine(undefined, {
+        DOCKER_HOST: gateway.url,
+        DOCKER_TLS_VERIFY: '1',
+        DOCKER_CERT_PATH: certless,
+      });
+      const before = gateway.connections();
+      await expect(engineId(withoutCert.options)).rejects.toThrow();
+      expect(gateway.connections()).toBe(before);
+    } finally {
+      await gateway.close();
+    }
   });
 
   it('the current context of ~/.docker/config.json leads to its engine', async () => {
