@@ -1,13 +1,16 @@
 import { posix } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type Docker from 'dockerode';
-import { extract, pack } from 'tar-stream';
+import { extract, pack, type Headers, type Pack } from 'tar-stream';
 import { CONTAINER_WORKSPACE } from './container-spec.js';
 
-/** What is sent into the sandbox's workspace: folders first, then files, each read only when its turn comes. */
+/**
+ * What is sent into the sandbox's workspace: folders first, then files, each read only when its turn comes (a file
+ * that can no longer be read then, undefined, is left out).
+ */
 export type OutgoingEntry =
   | { kind: 'folder'; path: string; mode: number }
-  | { kind: 'file'; path: string; mode: number; mtimeMs: number; read: () => Buffer };
+  | { kind: 'file'; path: string; mode: number; mtimeMs: number; read: () => Buffer | undefined };
 
 /** A file fetched from the sandbox, or why it was not (it became a link, a folder... between listing and fetch). */
 export type Fetched = { kind: 'file'; content: Buffer } | { kind: 'other'; type: string } | { kind: 'gone' };
@@ -24,18 +27,34 @@ export async function sendEntries(
 ): Promise<void> {
   const archive = pack();
   const upload = container.putArchive(archive, { path: CONTAINER_WORKSPACE, abortSignal: signal });
-  // the engine's answer settles after the whole tar is read; a refusal before that must not go unheard
-  upload.catch(() => undefined);
+  // an engine that refuses or drops the upload stops reading the tar: waiting for the next entry would never end
+  const refused = upload.then(
+    () => new Promise<never>(() => undefined),
+    (error: unknown) => Promise.reject(error instanceof Error ? error : new Error(String(error))),
+  );
+  refused.catch(() => undefined);
   for (const entry of entries) {
-    const common = { name: entry.path, mode: entry.mode & 0o7777, uid: owner.uid, gid: owner.gid };
-    await new Promise<void>((resolve, reject) => {
-      const written = (error?: Error): void => (error ? reject(error) : resolve());
-      if (entry.kind === 'folder') archive.entry({ ...common, type: 'directory', mtime: new Date() }, written);
-      else archive.entry({ ...common, type: 'file', mtime: new Date(entry.mtimeMs) }, entry.read(), written);
-    });
+    const header = { name: entry.path, mode: entry.mode & 0o7777, uid: owner.uid, gid: owner.gid };
+    let written: Promise<void>;
+    if (entry.kind === 'folder') {
+      written = addEntry(archive, { ...header, type: 'directory', mtime: new Date() });
+    } else {
+      const content = entry.read();
+      if (content === undefined) continue;
+      written = addEntry(archive, { ...header, type: 'file', mtime: new Date(entry.mtimeMs) }, content);
+    }
+    await Promise.race([written, refused]);
   }
   archive.finalize();
   await upload;
+}
+
+function addEntry(archive: Pack, header: Headers, content?: Buffer): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = (error?: Error): void => (error ? reject(error) : resolve());
+    if (content) archive.entry(header, content, done);
+    else archive.entry(header, done);
+  });
 }
 
 /** One file of /workspace through the engine's archive API; a link is reported as such, never followed. */

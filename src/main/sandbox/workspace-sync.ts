@@ -92,7 +92,6 @@ export class WorkspaceSync {
           continue;
         }
         if (known?.sandbox && known.sandbox.kind !== entry.kind) removals.push(path);
-        const parts = path.split('/');
         outgoing.push(
           entry.kind === 'folder'
             ? { kind: 'folder', path, mode: 0o755 }
@@ -102,7 +101,7 @@ export class WorkspaceSync {
                 path,
                 mode: entry.mode | 0o600,
                 mtimeMs: entry.mtimeMs,
-                read: () => readHostFile(root, parts),
+                read: () => this.readForSending(root, path, report),
               },
         );
         this.synced.set(path, { host: entry, sandbox: asSent(entry) });
@@ -228,6 +227,24 @@ export class WorkspaceSync {
     }
   }
 
+  /** A host file's content as it is now; one that became a link, a folder or vanished is left out and forgotten. */
+  private readForSending(root: WorkspaceRoot, path: string, report: SyncReport): Buffer | undefined {
+    try {
+      const file = root.openFile(path.split('/'), 'read');
+      try {
+        return file.read();
+      } finally {
+        file.close();
+      }
+    } catch (error) {
+      if (!(error instanceof WorkspacePathError)) throw error;
+      // the next push looks at it afresh
+      this.synced.delete(path);
+      report.sent = report.sent.filter((sent) => sent !== path);
+      return undefined;
+    }
+  }
+
   private async removeInSandbox(container: Docker.Container, paths: string[], signal?: AbortSignal): Promise<void> {
     for (let start = 0; start < paths.length; start += REMOVE_BATCH) {
       const batch = paths.slice(start, start + REMOVE_BATCH).map((path) => `./${path}`);
@@ -248,15 +265,6 @@ function emptyReport(): SyncReport {
 /** How a sent entry looks in the sandbox's listing: tar keeps whole seconds of the modification time. */
 function asSent(entry: ManifestEntry): ManifestEntry {
   return { ...entry, mtimeMs: Math.floor(entry.mtimeMs / 1000) * 1000 };
-}
-
-function readHostFile(root: WorkspaceRoot, parts: string[]): Buffer {
-  const file = root.openFile(parts, 'read');
-  try {
-    return file.read();
-  } finally {
-    file.close();
-  }
 }
 
 function hostEntry(root: WorkspaceRoot, parts: string[]): ManifestEntry | undefined {
