@@ -173,6 +173,32 @@ describeWithSecondEngine('manus against a remote engine (DOCKER_HOST=tcp://…, 
     }
   });
 
+  it('manus sandbox build --offline runs the docker CLI against that engine (the image there only is found there)', async () => {
+    const remote = dockerClient(chooseEngine(endpoint));
+    const tag = `offline-remote-test-${Date.now()}`;
+    await remote.getImage('manus-sandbox:latest').tag({ repo: 'manus-remote-only', tag });
+    const image = `manus-remote-only:${tag}`;
+    try {
+      await expect(dockerClient().getImage(image).inspect()).rejects.toThrow();
+      const { DOCKER_HOST: _unused, ...withoutHost } = env;
+      const result = await runCli(
+        ['sandbox', 'build', '--offline', '--image', image, '--engine', endpoint],
+        withoutHost,
+        {
+          timeoutMs: 60_000,
+        },
+      );
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toContain(`Building on ${endpoint} (sandbox.engine, remote)`);
+      expect(result.stdout).toContain(`image ${image} already present`);
+    } finally {
+      await remote
+        .getImage(image)
+        .remove()
+        .catch(() => undefined);
+    }
+  });
+
   it('a missing image on that engine is reported with the command that builds it there', async () => {
     llm.setScript(
       sequence(
