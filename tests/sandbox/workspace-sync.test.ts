@@ -8,6 +8,7 @@ import {
   readFileSync,
   rmSync,
   symlinkSync,
+  truncateSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
@@ -200,6 +201,24 @@ describeWithSecondEngine('workspace sync through the archive API of a second eng
     expect(readFileSync(join(workspace, 'notes.md'), 'utf8')).toBe('from the user');
     expect((await sync.pushHostChanges(container)).sent).toEqual(['notes.md']);
     expect(await inSandbox('print(open("notes.md").read())')).toBe('from the user\n');
+  });
+
+  it('a file over the size limit (a sparse one costs the sandbox nothing) is not copied either way, and is named', async () => {
+    const hostSparse = join(workspace, 'host-huge.bin');
+    writeFileSync(hostSparse, '');
+    truncateSync(hostSparse, 2 * 1024 * MIB);
+    const pushed = await sync.pushHostChanges(container);
+    expect(pushed.sent).toEqual([]);
+    expect(pushed.notes.join('\n')).toMatch(/Not sent into the sandbox: host-huge\.bin is 2048 MB, over the 1024 MB/);
+
+    await inSandbox('open("huge.bin", "wb").truncate(2 * 1024 ** 3)\nopen("small.txt", "w").write("ok")');
+    const pulled = await sync.pullSandboxChanges(container);
+    expect(pulled.received).toEqual(['small.txt']);
+    expect(pulled.notes.join('\n')).toMatch(
+      /\/workspace\/huge\.bin is 2048 MB, over the 1024 MB .* stays in the sandbox/,
+    );
+    expect(existsSync(join(workspace, 'huge.bin'))).toBe(false);
+    expect((await sync.pullSandboxChanges(container)).notes).toEqual([]);
   });
 
   it('a 100 MB workspace syncs both ways, then one changed file is all that moves', async () => {

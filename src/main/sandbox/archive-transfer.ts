@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import { extract, pack, type Headers, type Pack } from 'tar-stream';
 import { CONTAINER_WORKSPACE } from './container-spec.js';
@@ -13,7 +13,11 @@ export type OutgoingEntry =
   | { kind: 'file'; path: string; mode: number; mtimeMs: number; read: () => Buffer | undefined };
 
 /** A file fetched from the sandbox, or why it was not (it became a link, a folder... between listing and fetch). */
-export type Fetched = { kind: 'file'; content: Buffer } | { kind: 'other'; type: string } | { kind: 'gone' };
+export type Fetched =
+  | { kind: 'file'; content: Buffer }
+  | { kind: 'other'; type: string }
+  | { kind: 'too large'; size: number }
+  | { kind: 'gone' };
 
 /**
  * One tar through the engine's archive API into /workspace, owned by the sandbox's user (the engine extracts as
@@ -57,8 +61,17 @@ function addEntry(archive: Pack, header: Headers, content?: Buffer): Promise<voi
   });
 }
 
-/** One file of /workspace through the engine's archive API; a link is reported as such, never followed. */
-export async function fetchFile(container: Docker.Container, path: string, signal?: AbortSignal): Promise<Fetched> {
+/**
+ * One file of /workspace through the engine's archive API, read only when it is a regular file within `maxBytes`: a
+ * link (never followed), a folder swapped in, or a file grown too big (a sparse file costs the sandbox nothing) is
+ * reported, and the transfer stops at its header.
+ */
+export async function fetchFile(
+  container: Docker.Container,
+  path: string,
+  maxBytes: number,
+  signal?: AbortSignal,
+): Promise<Fetched> {
   let archive: NodeJS.ReadableStream;
   try {
     archive = await container.getArchive({ path: posix.join(CONTAINER_WORKSPACE, path), abortSignal: signal });
@@ -66,22 +79,25 @@ export async function fetchFile(container: Docker.Container, path: string, signa
     if ((error as { statusCode?: number }).statusCode === 404) return { kind: 'gone' };
     throw error;
   }
-  let fetched: Fetched = { kind: 'gone' };
+  const response = archive as Readable;
   const reader = extract();
-  reader.on('entry', (header, body, next) => {
-    const chunks: Buffer[] = [];
-    body.on('data', (chunk: Buffer) => chunks.push(chunk));
-    body.on('end', () => {
-      // the archive of one path holds that entry first (a folder would bring its content after it)
-      if (fetched.kind === 'gone') {
-        fetched =
-          header.type === 'file'
-            ? { kind: 'file', content: Buffer.concat(chunks) }
-            : { kind: 'other', type: header.type ?? '?' };
-      }
-      next();
+  return new Promise<Fetched>((resolve, reject) => {
+    const finish = (result: Fetched): void => {
+      resolve(result);
+      response.unpipe(reader);
+      response.destroy();
+    };
+    // the archive of one path holds that entry first (a folder would bring its content after it)
+    reader.once('entry', (header, body) => {
+      if (header.type !== 'file') return finish({ kind: 'other', type: header.type ?? '?' });
+      if ((header.size ?? 0) > maxBytes) return finish({ kind: 'too large', size: header.size ?? 0 });
+      const chunks: Buffer[] = [];
+      body.on('data', (chunk: Buffer) => chunks.push(chunk));
+      body.on('end', () => finish({ kind: 'file', content: Buffer.concat(chunks) }));
     });
+    reader.on('finish', () => resolve({ kind: 'gone' }));
+    reader.on('error', reject);
+    response.on('error', reject);
+    response.pipe(reader);
   });
-  await pipeline(archive, reader);
-  return fetched;
 }

@@ -8,6 +8,9 @@ import { SandboxLister, hostManifest, manifestEntryOf, sameEntry, type ManifestE
 
 /** files fetched at once from the engine: enough to hide a round trip, few enough to hold in memory */
 const FETCH_CONCURRENCY = 4;
+/** a file is copied whole through memory: a bigger one (a sparse file costs the sandbox nothing) stays where it is */
+export const MAX_SYNCED_FILE_MB = 1024;
+const MIB = 1024 * 1024;
 /** paths per `rm` in the sandbox: far below the kernel's argument limit */
 const REMOVE_BATCH = 500;
 const REMOVE_TIMEOUT_MS = 60_000;
@@ -28,6 +31,8 @@ export interface WorkspaceSyncOptions {
   workspace: string;
   /** who runs in the sandbox: the listing runs as them, what is sent in belongs to them */
   identity: { user: string; uid: number; gid: number };
+  /** files bigger than this are not copied either way (default MAX_SYNCED_FILE_MB) */
+  maxFileMb?: number;
 }
 
 /** The last state both sides agreed on, per path. */
@@ -87,6 +92,14 @@ export class WorkspaceSync {
           this.synced.set(path, { ...known, host: entry });
           continue;
         }
+        if (entry.kind === 'file' && this.tooBig(entry)) {
+          report.notes.push(
+            `[Not sent into the sandbox: ${path} is ${Math.round(entry.size / MIB)} MB, over the ` +
+              `${this.options.maxFileMb ?? MAX_SYNCED_FILE_MB} MB a file may have to be copied.]`,
+          );
+          this.synced.set(path, { ...known, host: entry });
+          continue;
+        }
         if (!known?.host && sameEntry(known?.sandbox, asSent(entry))) {
           this.synced.set(path, { ...known, host: entry });
           continue;
@@ -142,8 +155,8 @@ export class WorkspaceSync {
         .filter((path) => !sameEntry(this.synced.get(path)?.sandbox, inSandbox.get(path)));
       // files are fetched a few at a time ahead of the walk, which writes them in order
       const fetches = prefetch(
-        changed.filter((path) => inSandbox.get(path)?.kind === 'file'),
-        (path) => fetchFile(container, path, signal),
+        changed.filter((path) => inSandbox.get(path)?.kind === 'file' && !this.tooBig(inSandbox.get(path))),
+        (path) => fetchFile(container, path, this.maxFileBytes(), signal),
       );
       try {
         for (const path of changed) {
@@ -189,9 +202,18 @@ export class WorkspaceSync {
       if (entry.kind === 'folder') {
         root.createFolders(parts);
       } else {
-        const fetched = (await fetches.get(path)) ?? { kind: 'gone' };
+        const fetched: Fetched = this.tooBig(entry)
+          ? { kind: 'too large', size: entry.size }
+          : ((await fetches.get(path)) ?? { kind: 'gone' });
         if (fetched.kind === 'other') {
           report.notes.push(notBroughtBack(path, `now a ${fetched.type}`));
+          return;
+        }
+        if (fetched.kind === 'too large') {
+          report.notes.push(
+            `[Not brought back to the user's folder: ${CONTAINER_WORKSPACE}/${path} is ${Math.round(fetched.size / MIB)} MB, ` +
+              `over the ${this.options.maxFileMb ?? MAX_SYNCED_FILE_MB} MB a file may have to be copied; it stays in the sandbox.]`,
+          );
           return;
         }
         if (fetched.kind === 'gone') return;
@@ -227,22 +249,36 @@ export class WorkspaceSync {
     }
   }
 
+  private maxFileBytes(): number {
+    return (this.options.maxFileMb ?? MAX_SYNCED_FILE_MB) * MIB;
+  }
+
+  private tooBig(entry: ManifestEntry | undefined): boolean {
+    return entry?.kind === 'file' && entry.size > this.maxFileBytes();
+  }
+
   /** A host file's content as it is now; one that became a link, a folder or vanished is left out and forgotten. */
   private readForSending(root: WorkspaceRoot, path: string, report: SyncReport): Buffer | undefined {
     try {
       const file = root.openFile(path.split('/'), 'read');
       try {
-        return file.read();
+        // grown past the limit since the listing: left out like any file that big
+        const content = file.read(this.maxFileBytes() + 1);
+        return content.length > this.maxFileBytes() ? this.leaveOut(path, report) : content;
       } finally {
         file.close();
       }
     } catch (error) {
       if (!(error instanceof WorkspacePathError)) throw error;
-      // the next push looks at it afresh
-      this.synced.delete(path);
-      report.sent = report.sent.filter((sent) => sent !== path);
-      return undefined;
+      return this.leaveOut(path, report);
     }
+  }
+
+  /** Not sent after all: the next push looks at it afresh. */
+  private leaveOut(path: string, report: SyncReport): undefined {
+    this.synced.delete(path);
+    report.sent = report.sent.filter((sent) => sent !== path);
+    return undefined;
   }
 
   private async removeInSandbox(container: Docker.Container, paths: string[], signal?: AbortSignal): Promise<void> {
