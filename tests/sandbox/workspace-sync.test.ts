@@ -221,6 +221,19 @@ describeWithSecondEngine('workspace sync through the archive API of a second eng
     expect((await sync.pullSandboxChanges(container)).notes).toEqual([]);
   });
 
+  it('a listing cut short (too many entries) brings back what it lists but deletes nothing on the host', async () => {
+    const small = new WorkspaceSync({ docker, workspace, identity: SANDBOX_USER, maxListedEntries: 50 });
+    for (let index = 0; index < 40; index++) writeFileSync(join(workspace, `keep-${index}.txt`), `${index}`);
+    await small.pushHostChanges(container);
+    await inSandbox('for i in range(30): open(f"more-{i}.txt", "w").write("m")');
+    const pulled = await small.pullSandboxChanges(container);
+    expect(pulled.notes.join('\n')).toMatch(/holds more than 50 entries/);
+    expect(pulled.received.length).toBeLessThanOrEqual(50);
+    expect(pulled.removedOnHost).toEqual([]);
+    expect(readdirSync(workspace).filter((name) => name.startsWith('keep-'))).toHaveLength(40);
+    small.close();
+  });
+
   it('a 100 MB workspace syncs both ways, then one changed file is all that moves', async () => {
     for (let index = 0; index < 25; index++) writeFileSync(join(workspace, `in-${index}.bin`), randomBytes(2 * MIB));
     const pushed = await sync.pushHostChanges(container);

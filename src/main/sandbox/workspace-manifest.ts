@@ -25,9 +25,20 @@ export interface ManifestEntry {
 export type Manifest = Map<string, ManifestEntry>;
 
 const LISTER_KINDS: Record<string, EntryKind> = { f: 'file', d: 'folder', l: 'link', s: 'special' };
-const ListingSchema = z.array(
-  z.tuple([z.enum(['f', 'd', 'l', 's']), z.number(), z.number(), z.number().int(), z.string().min(1)]),
-);
+const ListingSchema = z.object({
+  entries: z.array(
+    z.tuple([z.enum(['f', 'd', 'l', 's']), z.number(), z.number(), z.number().int(), z.string().min(1)]),
+  ),
+  complete: z.boolean(),
+});
+/** a listing beyond this many entries (empty files cost the sandbox almost nothing) is cut short */
+export const MAX_LISTED_ENTRIES = 200_000;
+
+/** The sandbox's side: what was listed, and whether that is everything (a cut-short listing proves no deletion). */
+export interface SandboxListing {
+  manifest: Manifest;
+  complete: boolean;
+}
 
 interface RunningLister {
   containerId: string;
@@ -45,9 +56,10 @@ export class SandboxLister {
   constructor(
     private readonly docker: Docker,
     private readonly user: string,
+    private readonly maxEntries = MAX_LISTED_ENTRIES,
   ) {}
 
-  async list(container: Docker.Container, signal?: AbortSignal): Promise<Manifest> {
+  async list(container: Docker.Container, signal?: AbortSignal): Promise<SandboxListing> {
     const lister = await this.ready(container);
     const line = await new Promise<string>((resolve, reject) => {
       const settle = (): void => {
@@ -70,7 +82,7 @@ export class SandboxLister {
         resolve(reply);
       });
       void lister.channel.exited.then(() => stop('the workspace lister stopped (container or engine gone)'));
-      lister.channel.write('list\n');
+      lister.channel.write(`${this.maxEntries}\n`);
     });
     return manifestOfListing(line);
   }
@@ -98,15 +110,15 @@ export class SandboxLister {
 }
 
 /** One listing line, checked: what crosses from the sandbox is never trusted as typed. */
-export function manifestOfListing(line: string): Manifest {
+export function manifestOfListing(line: string): SandboxListing {
   const listing = ListingSchema.parse(JSON.parse(line));
   const manifest: Manifest = new Map();
-  for (const [kind, size, mtimeMs, mode, path] of listing) {
+  for (const [kind, size, mtimeMs, mode, path] of listing.entries) {
     // plain relative components only: anything else is not the lister's output and is dropped
     if (path.split('/').some((part) => part === '' || part === '.' || part === '..')) continue;
     manifest.set(path, { kind: LISTER_KINDS[kind], size, mtimeMs, mode });
   }
-  return manifest;
+  return { manifest, complete: listing.complete };
 }
 
 /** The host folder, walked through the held root (links reported as links, never followed). */

@@ -4,7 +4,14 @@ import { WorkspaceRoot } from '../workspace/workspace-root.js';
 import { fetchFile, sendEntries, type Fetched, type OutgoingEntry } from './archive-transfer.js';
 import { runCommand } from './container-command.js';
 import { CONTAINER_WORKSPACE } from './container-spec.js';
-import { SandboxLister, hostManifest, manifestEntryOf, sameEntry, type ManifestEntry } from './workspace-manifest.js';
+import {
+  MAX_LISTED_ENTRIES,
+  SandboxLister,
+  hostManifest,
+  manifestEntryOf,
+  sameEntry,
+  type ManifestEntry,
+} from './workspace-manifest.js';
 
 /** files fetched at once from the engine: enough to hide a round trip, few enough to hold in memory */
 const FETCH_CONCURRENCY = 4;
@@ -33,6 +40,8 @@ export interface WorkspaceSyncOptions {
   identity: { user: string; uid: number; gid: number };
   /** files bigger than this are not copied either way (default MAX_SYNCED_FILE_MB) */
   maxFileMb?: number;
+  /** the sandbox's listing stops after this many entries (default MAX_LISTED_ENTRIES) */
+  maxListedEntries?: number;
 }
 
 /** The last state both sides agreed on, per path. */
@@ -55,7 +64,7 @@ export class WorkspaceSync {
   private filled = false;
 
   constructor(private readonly options: WorkspaceSyncOptions) {
-    this.lister = new SandboxLister(options.docker, options.identity.user);
+    this.lister = new SandboxLister(options.docker, options.identity.user, options.maxListedEntries);
   }
 
   /** A new container or volume: the next push lists the sandbox and makes it match the host folder. */
@@ -75,7 +84,7 @@ export class WorkspaceSync {
     const authoritative = !this.filled;
     if (authoritative) {
       this.synced.clear();
-      const inSandbox = await this.lister.list(container, signal);
+      const { manifest: inSandbox } = await this.lister.list(container, signal);
       for (const [path, entry] of inSandbox) this.synced.set(path, { sandbox: entry });
     }
     const root = WorkspaceRoot.open(this.options.workspace);
@@ -143,11 +152,18 @@ export class WorkspaceSync {
   async pullSandboxChanges(container: Docker.Container, signal?: AbortSignal): Promise<SyncReport> {
     const report = emptyReport();
     if (!this.filled) return report;
-    const inSandbox = await this.lister.list(container, signal);
+    const { manifest: inSandbox, complete } = await this.lister.list(container, signal);
+    if (!complete) {
+      report.notes.push(
+        `[The sandbox's workspace holds more than ${this.options.maxListedEntries ?? MAX_LISTED_ENTRIES} entries: only ` +
+          "that many were compared, and nothing deleted there is deleted in the user's folder until it holds fewer.]",
+      );
+    }
     const root = WorkspaceRoot.open(this.options.workspace);
     try {
+      // an entry missing from a cut-short listing may only be beyond its end
       const gone = [...this.synced.entries()]
-        .filter(([path, known]) => known.sandbox && !inSandbox.has(path))
+        .filter(([path, known]) => complete && known.sandbox && !inSandbox.has(path))
         .sort(([a], [b]) => depth(b) - depth(a));
       for (const [path, known] of gone) this.removeOnHost(root, path, known, report);
       const changed = [...inSandbox.keys()]

@@ -1,17 +1,20 @@
 /**
  * Lister of the sandbox's workspace (`python3 -c <this>`), kept running so that a listing costs one round trip on
- * the attached stream, not a new exec. Each line in on stdin asks for one listing; one JSON line out answers it:
- * [kind, size, mtime in ms, permission bits, path] per entry, kind d|f|l|s, links never followed.
+ * the attached stream, not a new exec. Each line in on stdin asks for one listing (the line is the most entries
+ * wanted); one JSON line out answers it: {"entries": [[kind, size, mtime in ms, permission bits, path]...],
+ * "complete": bool}, kind d|f|l|s, links never followed.
  */
 export const WORKSPACE_LISTER_SOURCE = String.raw`
 import json, os, stat, sys
 
 ROOT = '/workspace'
 
-def listing():
+def listing(limit):
     entries = []
     pending = ['']
     while pending:
+        if len(entries) >= limit:
+            return entries[:limit], False
         folder = pending.pop()
         try:
             scan = os.scandir(os.path.join(ROOT, folder) if folder else ROOT)
@@ -29,9 +32,12 @@ def listing():
                 entries.append([kind, info.st_size, info.st_mtime_ns // 1000000, stat.S_IMODE(mode), path])
                 if kind == 'd':
                     pending.append(path)
-    return entries
+    if len(entries) > limit:
+        return entries[:limit], False
+    return entries, True
 
 for request in sys.stdin:
-    sys.stdout.write(json.dumps(listing(), ensure_ascii=True) + '\n')
+    entries, complete = listing(int(request))
+    sys.stdout.write(json.dumps({'entries': entries, 'complete': complete}, ensure_ascii=True) + '\n')
     sys.stdout.flush()
 `;
