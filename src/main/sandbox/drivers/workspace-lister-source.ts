@@ -8,12 +8,15 @@ export const WORKSPACE_LISTER_SOURCE = String.raw`
 import json, os, stat, sys
 
 ROOT = '/workspace'
+# paths can be long: the answer stays under this many bytes of names whatever their count
+MAX_NAME_BYTES = 64 * 1024 * 1024
 
 def listing(limit):
     entries = []
+    name_bytes = 0
     pending = ['']
     while pending:
-        if len(entries) >= limit:
+        if len(entries) >= limit or name_bytes > MAX_NAME_BYTES:
             return entries[:limit], False
         folder = pending.pop()
         try:
@@ -30,6 +33,7 @@ def listing(limit):
                 mode = info.st_mode
                 kind = 'd' if stat.S_ISDIR(mode) else 'f' if stat.S_ISREG(mode) else 'l' if stat.S_ISLNK(mode) else 's'
                 entries.append([kind, info.st_size, info.st_mtime_ns // 1000000, stat.S_IMODE(mode), path])
+                name_bytes += len(path)
                 if kind == 'd':
                     pending.append(path)
     if len(entries) > limit:
