@@ -2,7 +2,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chooseEngine } from '../../src/main/sandbox/engine-choice.js';
 import { dockerClient } from '../../src/main/sandbox/engine.js';
 import { liveDockerSandbox, removeSessionSandbox } from '../../src/main/sandbox/session-sandbox.js';
@@ -182,5 +182,43 @@ describeWithSecondEngine('a remote engine that goes away mid-session', (endpoint
     expect(after.error).toBeUndefined();
     expect(textOf(after)).toContain('before / written during the outage');
     expect(readFileSync(join(ctx.workspace, 'kept.txt'), 'utf8')).toBe('before');
+  });
+});
+
+describe('sandbox.workspace chosen explicitly', () => {
+  it('copy on the local engine: the workspace is a volume there too, and files still reach the host folder', async () => {
+    const ctx = sandboxContext({ settings: { sandbox: { workspace: 'copy' } } });
+    try {
+      writeFileSync(join(ctx.workspace, 'given.txt'), 'from the host');
+      const result = await call(
+        pythonExecuteTool,
+        { code: 'open("made.txt", "w").write(open("given.txt").read().upper())' },
+        ctx,
+      );
+      expect(result.error).toBeUndefined();
+      expect(readFileSync(join(ctx.workspace, 'made.txt'), 'utf8')).toBe('FROM THE HOST');
+      const id = liveDockerSandbox(ctx.sessionId)?.containerId as string;
+      const mounts = (await dockerClient().getContainer(id).inspect()).Mounts;
+      expect(mounts.map((mount) => mount.Type)).toEqual(['volume']);
+    } finally {
+      await removeSessionSandbox(ctx.sessionId);
+    }
+  });
+});
+
+describeWithSecondEngine('sandbox.workspace bind on an engine that shares this machine’s disk', (endpoint) => {
+  it('bind-mounts the host folder even though the engine is reached over TCP', async () => {
+    const remote = dockerClient(chooseEngine(endpoint));
+    const ctx = sandboxContext({ settings: { sandbox: { engine: endpoint, workspace: 'bind' } } });
+    try {
+      const result = await call(pythonExecuteTool, { code: 'open("bound.txt", "w").write("direct")' }, ctx);
+      expect(result.error).toBeUndefined();
+      expect(readFileSync(join(ctx.workspace, 'bound.txt'), 'utf8')).toBe('direct');
+      const id = liveDockerSandbox(ctx.sessionId)?.containerId as string;
+      const mounts = (await remote.getContainer(id).inspect()).Mounts;
+      expect(mounts.map((mount) => mount.Type)).toEqual(['bind']);
+    } finally {
+      await removeSessionSandbox(ctx.sessionId, remote);
+    }
   });
 });

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, onTestFinished } from 'vitest';
 import { chooseEngine } from '../../src/main/sandbox/engine-choice.js';
 import { dockerClient } from '../../src/main/sandbox/engine.js';
 import { removeSessionSandbox } from '../../src/main/sandbox/session-sandbox.js';
@@ -86,6 +86,8 @@ describeWithSecondEngine('a remote engine over SSH (a Docker context, keys from 
   it('a server showing another host key than known_hosts records is refused before anything is sent', async () => {
     const ctx = sandboxContext({ settings: { sandbox: { engine: impostor.url } } });
     writeFileSync(join(ctx.workspace, 'private.csv'), 'salary\n100\n');
+    // whatever a broken check let the impostor create goes, through the engine it relays to
+    onTestFinished(() => removeSessionSandbox(ctx.sessionId, dockerClient(chooseEngine(endpoint))));
     const result = await call(pythonExecuteTool, { code: 'open("private.csv").read()' }, ctx);
     expect(impostor.commands).toEqual([]);
     expect(result.error).toMatch(/was refused: its SSH host key is not recorded in ~\/\.ssh\/known_hosts/);
