@@ -10,6 +10,11 @@ import {
   ownerLabelOf,
 } from './container-spec.js';
 
+/** the engine's answer to removing a volume a container still holds */
+const VOLUME_IN_USE = 409;
+const RELEASE_ATTEMPTS = 20;
+const RELEASE_WAIT_MS = 250;
+
 /** A copy-mode session's workspace volume on the engine: one per session and host folder, kept between turns. */
 export function workspaceVolumeName(sessionId: string, workspace: string): string {
   const folder = createHash('sha256').update(resolve(workspace)).digest('hex').slice(0, 12);
@@ -76,14 +81,21 @@ async function giveVolumeRoot(
 /** The session is gone: its volumes on the engine go too (after its containers, which hold them). */
 export async function removeWorkspaceVolumes(docker: Docker, sessionId: string): Promise<void> {
   const { Volumes } = await docker.listVolumes({ filters: { label: [`${SESSION_LABEL}=${sessionId}`] } });
-  await Promise.all(
-    (Volumes ?? []).map((volume) =>
-      docker
-        .getVolume(volume.Name)
-        .remove()
-        .catch(() => undefined),
-    ),
-  );
+  await Promise.all((Volumes ?? []).map((volume) => removeReleasedVolume(docker, volume.Name)));
+}
+
+/** A loaded engine may still count a just-removed container as the volume's user for a moment: asked again, briefly. */
+async function removeReleasedVolume(docker: Docker, name: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await docker.getVolume(name).remove();
+      return;
+    } catch (error) {
+      const inUse = (error as { statusCode?: number }).statusCode === VOLUME_IN_USE;
+      if (!inUse || attempt === RELEASE_ATTEMPTS) return;
+      await new Promise((resolve) => setTimeout(resolve, RELEASE_WAIT_MS));
+    }
+  }
 }
 
 /**
