@@ -50,8 +50,10 @@ beforeEach(() => {
 /** Runs the CLI on a pseudo-terminal (util-linux `script`), as a person at a terminal would; returns what it showed. */
 async function runOnTerminal(args: string[], extraEnv: Record<string, string>): Promise<string> {
   const quoted = [process.execPath, CLI_PATH, ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(' ');
+  // a terminal as a person has it: Node reads CI=true (set by .ci/run) as a 2-colour log, whatever the terminal
+  const { CI: _ci, ...outsideCi } = process.env;
   const child = spawn('script', ['-q', '-e', '-c', quoted, '/dev/null'], {
-    env: { ...process.env, ...env, ...extraEnv, TERM: 'xterm-256color' },
+    env: { ...outsideCi, ...env, ...extraEnv, TERM: 'xterm-256color' },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   child.stdin.end();
