@@ -110,7 +110,7 @@ describe('MCP client against server-everything', () => {
     expect(result.output).toMatch(/Long running operation completed/);
     const progress = ctx.events.flatMap((event) => (event.type === 'tool' && event.progress ? [event.progress] : []));
     // the SDK may drop the last notification when the result arrives in the same read
-    expect(progress[0]).toBe('1/2');
+    expect(progress[0]).toBe('1/2\n');
     expect(progress.every((line) => /^[12]\/2$/.test(line))).toBe(true);
     expect(ctx.events[0]).toMatchObject({ type: 'tool', callId: ctx.callId, status: 'calling', name: tool.name });
   });

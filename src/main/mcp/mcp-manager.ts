@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { AnyTool } from '../tool/tool.js';
+import type { McpClientHost } from './client-host.js';
 import { McpSettingsSchema, type McpServerConfig, type McpSettings } from './mcp-settings.js';
 import { McpServerConnection, type McpServerStatus } from './server-connection.js';
 import { mcpToolFor } from './mcp-tools.js';
@@ -18,8 +19,14 @@ export class McpManager {
   private settings: McpSettings = McpSettingsSchema.parse({});
   private tools: AnyTool[] = [];
 
-  /** @param logDir where stdio servers' stderr logs go (`mcp-<name>.log`) */
-  constructor(private readonly logDir: string) {}
+  /**
+   * @param logDir where servers' logs go (`mcp-<name>.log`: log messages, and stdio servers' stderr)
+   * @param host answers servers' elicitation and sampling requests; without one they are not offered
+   */
+  constructor(
+    private readonly logDir: string,
+    private readonly host?: McpClientHost,
+  ) {}
 
   /** Brings the running servers in line with `settings`; resolves when every new connect attempt ended. */
   async apply(settings: McpSettings): Promise<void> {
@@ -36,7 +43,7 @@ export class McpManager {
     }
     for (const [name, config] of Object.entries(settings.servers)) {
       if (this.connections.has(name)) continue;
-      const connection = new McpServerConnection(name, config, this.logDir, () => this.changed());
+      const connection = new McpServerConnection(name, config, this.logDir, () => this.changed(), this.host);
       this.connections.set(name, connection);
       attempts.push(config.enabled ? connection.connect() : connection.disable());
     }

@@ -1,12 +1,18 @@
+import { appendFile, mkdir } from 'node:fs/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
   ErrorCode,
+  LoggingMessageNotificationSchema,
   McpError,
   type CallToolResult,
+  type LoggingMessageNotification,
   type Prompt,
   type Resource,
   type Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { McpClientHost } from './client-host.js';
 import type { McpServerConfig } from './mcp-settings.js';
 import { mcpLogPath, openTransport, type OpenedTransport } from './transport.js';
 import { toToolResult } from './tool-result.js';
@@ -18,6 +24,8 @@ const RECONNECT_MAX_DELAY_MS = 30_000;
 const MAX_CONNECT_FAILURES = 8;
 const PING_TIMEOUT_MS = 5_000;
 const CLIENT_INFO = { name: 'manus-desktop', version: '0.1.0' };
+/** what servers that log are asked to send: their notes and problems, not their debugging */
+const SERVER_LOG_LEVEL = 'info';
 
 export type McpServerState = 'connecting' | 'connected' | 'failed' | 'disabled';
 
@@ -30,7 +38,7 @@ export interface McpServerStatus {
   tools: { name: string; description?: string }[];
   prompts: { name: string; description?: string }[];
   resources: { uri: string; name: string; mimeType?: string }[];
-  /** stdio: where the server's stderr goes */
+  /** where the server's log messages (and a stdio server's stderr) go */
   logPath?: string;
   /** stdio: the running child's pid */
   pid?: number;
@@ -38,7 +46,13 @@ export interface McpServerStatus {
 
 export interface CallOptions {
   signal?: AbortSignal;
-  onProgress?: (progress: string) => void;
+  /** a progress notification of the call, or a log message the server sent while it ran, as one line */
+  onProgress?: (line: string) => void;
+}
+
+interface CallInFlight {
+  signal: AbortSignal;
+  onLine: (line: string) => void;
 }
 
 /**
@@ -59,12 +73,17 @@ export class McpServerConnection {
   /** bumped on every (re)connect and close so events of an old client are ignored */
   private generation = 0;
   private closed = false;
+  /** aborted when the current client goes: the server's pending requests to the person end with it */
+  private clientLifetime = new AbortController();
+  private readonly inFlight = new Set<CallInFlight>();
 
+  /** @param host answers the server's requests (elicitation, sampling); without one they are not offered */
   constructor(
     readonly name: string,
     readonly config: McpServerConfig,
     private readonly logDir: string,
     private readonly onChange: () => void,
+    private readonly host?: McpClientHost,
   ) {}
 
   /** Connects (never throws: a failure is the status); resolves when this attempt ended. */
@@ -98,7 +117,7 @@ export class McpServerConnection {
         name: resource.name,
         mimeType: resource.mimeType,
       })),
-      ...(this.config.type === 'stdio' ? { logPath: mcpLogPath(this.logDir, this.name) } : {}),
+      logPath: mcpLogPath(this.logDir, this.name),
       ...(this.opened?.pid() ? { pid: this.opened.pid() } : {}),
     };
   }
@@ -117,18 +136,14 @@ export class McpServerConnection {
     const forwardAbort = () => callAbort.abort(options.signal?.reason);
     if (options.signal?.aborted) callAbort.abort(options.signal.reason);
     options.signal?.addEventListener('abort', forwardAbort, { once: true });
+    const call: CallInFlight = { signal: callAbort.signal, onLine: (line) => options.onProgress?.(line) };
+    this.inFlight.add(call);
     try {
       const result = await client.callTool({ name: tool, arguments: args }, undefined, {
         signal: callAbort.signal,
         timeout: timeoutMs,
         resetTimeoutOnProgress: true,
-        onprogress: options.onProgress
-          ? (progress) =>
-              options.onProgress?.(
-                progress.message ??
-                  (progress.total ? `${progress.progress}/${progress.total}` : String(progress.progress)),
-              )
-          : undefined,
+        onprogress: options.onProgress ? (progress) => call.onLine(progressLine(progress)) : undefined,
       });
       return toToolResult(result as CallToolResult);
     } catch (error) {
@@ -148,6 +163,7 @@ export class McpServerConnection {
       if (!(error instanceof McpError)) void this.restartIfUnresponsive();
       return toolError(`MCP tool "${tool}" on server "${this.name}" failed: ${messageOf(error)}`);
     } finally {
+      this.inFlight.delete(call);
       options.signal?.removeEventListener('abort', forwardAbort);
     }
   }
@@ -199,7 +215,7 @@ export class McpServerConnection {
       return;
     }
     const client = new Client(CLIENT_INFO, {
-      capabilities: {},
+      capabilities: this.host ? { elicitation: { form: {} }, sampling: {} } : {},
       listChanged: {
         tools: { onChanged: (error, tools) => this.updateList(generation, error, () => (this.tools = tools ?? [])) },
         prompts: {
@@ -212,9 +228,12 @@ export class McpServerConnection {
     });
     this.client = client;
     this.opened = opened;
+    this.answerServerRequests(client);
     client.onclose = () => this.handleClosed(generation);
     await client.connect(opened.transport, { timeout: this.config.connectTimeoutMs });
     const capabilities = client.getServerCapabilities() ?? {};
+    // a server that cannot set its level still logs at its own: nothing to do about it
+    if (capabilities.logging) await client.setLoggingLevel(SERVER_LOG_LEVEL).catch(() => undefined);
     this.tools = capabilities.tools ? await listAll<McpTool>((cursor) => client.listTools({ cursor }), 'tools') : [];
     // prompts and resources are extras: a server that fails to list them still serves its tools
     this.prompts = capabilities.prompts
@@ -223,6 +242,43 @@ export class McpServerConnection {
     this.resources = capabilities.resources
       ? await listAll<Resource>((cursor) => client.listResources({ cursor }), 'resources').catch(() => [])
       : [];
+  }
+
+  private answerServerRequests(client: Client): void {
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) =>
+      this.keepServerLog(notification.params),
+    );
+    const host = this.host;
+    if (!host) return;
+    client.setRequestHandler(ElicitRequestSchema, (request, extra) => {
+      const params = request.params;
+      // only form mode is declared (the SDK already refuses the rest): this narrows the type
+      if (params.mode === 'url') throw new McpError(ErrorCode.InvalidParams, 'URL-mode elicitation is not supported');
+      return host.elicit(this.name, params, this.askScope(extra.signal));
+    });
+    client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
+      host.sample(this.name, request.params, this.askScope(extra.signal)),
+    );
+  }
+
+  /**
+   * How long a server's question to the person may wait: until the server withdraws it, the connection goes,
+   * or a tool call running when it came is cancelled (the run it belongs to was stopped).
+   */
+  private askScope(requestSignal: AbortSignal): AbortSignal {
+    const calls = [...this.inFlight].map((call) => call.signal);
+    return AbortSignal.any([requestSignal, this.clientLifetime.signal, ...calls]);
+  }
+
+  /** A server's log message: kept in its log file, and shown on the cards of the calls running meanwhile. */
+  private keepServerLog(params: LoggingMessageNotification['params']): void {
+    const text = typeof params.data === 'string' ? params.data : JSON.stringify(params.data);
+    const line = `[${params.level}]${params.logger ? ` ${params.logger}:` : ''} ${text}`;
+    const entry = `${new Date().toISOString()} ${line}\n`;
+    void mkdir(this.logDir, { recursive: true })
+      .then(() => appendFile(mcpLogPath(this.logDir, this.name), entry))
+      .catch(() => undefined);
+    for (const call of this.inFlight) call.onLine(line);
   }
 
   private updateList(generation: number, error: Error | null, apply: () => void): void {
@@ -278,6 +334,8 @@ export class McpServerConnection {
     const opened = this.opened;
     this.client = undefined;
     this.opened = undefined;
+    this.clientLifetime.abort(new Error(`the connection to MCP server "${this.name}" ended`));
+    this.clientLifetime = new AbortController();
     try {
       if (client) await client.close();
       else await opened?.transport.close();
@@ -304,6 +362,11 @@ async function listAll<T>(
     cursor = result.nextCursor;
   } while (cursor);
   return items;
+}
+
+function progressLine(progress: { progress: number; total?: number; message?: string }): string {
+  const count = progress.total ? `${progress.progress}/${progress.total}` : String(progress.progress);
+  return progress.message ? `${count} ${progress.message}` : count;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {

@@ -11,8 +11,8 @@ import type { LlmConfig } from '../config/llm-config.js';
 import { EventBus, type EventListener } from '../events/event-bus.js';
 import type { Llm } from '../llm/types.js';
 import type { SessionStore } from '../store/store-api.js';
-import type { ToolGate } from '../approval/tool-gate.js';
 import { createApprovalGate } from '../approval/approval-gate.js';
+import { provideToolGate, type ToolGate } from '../approval/tool-gate.js';
 import type { AnyTool } from '../tool/tool.js';
 import { runAgentMode } from './agent-mode.js';
 import { HumanChannel } from './human-channel.js';
@@ -211,6 +211,7 @@ export class SessionService {
         human,
         rememberAlwaysAllow: this.options.rememberAlwaysAllow,
       });
+      provideToolGate(resources, gate);
       live = { resources, human, gate, usage: { ...session.usage } };
       this.live.set(session.id, live);
       provideSettings(resources, settings);
