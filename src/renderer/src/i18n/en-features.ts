@@ -205,6 +205,15 @@ export const enFeatures = {
     alwaysHint: 'Run {{tool}} without asking from now on (change it in Settings → Tool approval)',
     decision: { allow: '✓ Approved', deny: '✕ Denied', always: '✓ Always allowed' },
   },
+  elicitation: {
+    title: 'MCP server "{{server}}" asks',
+    required: 'required',
+    accept: 'Send',
+    decline: 'Decline',
+    cancel: 'Cancel',
+    choose: 'Choose…',
+    decision: { accept: '✓ Sent', decline: '✕ Declined', cancel: 'Cancelled' },
+  },
   attach: {
     remove: 'Remove the file',
     add: 'Attach files (or drop them here)',

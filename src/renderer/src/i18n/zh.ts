@@ -362,6 +362,15 @@ export const zh: Translation<typeof en & typeof enFeatures> = {
     alwaysHint: '从现在起运行 {{tool}} 不再询问（可在 设置 → 工具审批 中更改）',
     decision: { allow: '✓ 已批准', deny: '✕ 已拒绝', always: '✓ 已始终允许' },
   },
+  elicitation: {
+    title: 'MCP 服务器“{{server}}”请求填写',
+    required: '必填',
+    accept: '发送',
+    decline: '拒绝',
+    cancel: '取消',
+    choose: '请选择…',
+    decision: { accept: '✓ 已发送', decline: '✕ 已拒绝', cancel: '已取消' },
+  },
   attach: {
     remove: '移除文件',
     add: '添加文件（也可拖放到这里）',
