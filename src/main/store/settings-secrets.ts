@@ -10,8 +10,8 @@ const SHOWN_TAIL = 4;
 /** stored form: `enc:<box kind>:<cipher text>` */
 const ENCRYPTED_PREFIX = 'enc:';
 
-/** Fields whose value is a secret wherever they appear (llms.*.apiKey, search.apiKey, browser.proxy.password...). */
-const SECRET_FIELD_NAMES = new Set(['apiKey', 'password']);
+/** Fields whose value is a secret wherever they appear (llms.*.apiKey, browser.proxy.password, mcp.servers.*.oauth.clientSecret...). */
+const SECRET_FIELD_NAMES = new Set(['apiKey', 'password', 'clientSecret']);
 /** MCP server headers and env variables whose name says they carry a credential */
 const CREDENTIAL_NAME = /authorization|token|secret|passw(or)?d|api[-_]?key|credential|cookie/i;
 

@@ -50,7 +50,9 @@ function entryOf(draft: ServerDraft, previous?: McpServerEntry): McpServerEntry 
       ...common,
     };
   }
-  return { type: draft.type, url: draft.url.trim(), headers: linesToRecord(draft.headers, ':'), ...common };
+  // sign-in settings are not edited here yet: an edit keeps them
+  const oauth = previous && previous.type !== 'stdio' ? previous.oauth : {};
+  return { type: draft.type, url: draft.url.trim(), headers: linesToRecord(draft.headers, ':'), oauth, ...common };
 }
 
 /** MCP servers: add/edit stdio, SSE and HTTP, import a JSON file, enable/disable, live status, tools and their approval. */

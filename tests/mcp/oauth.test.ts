@@ -1,0 +1,110 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FileKeySecretBox } from '../../src/main/store/secrets.js';
+import { credentialStoreIn, type McpCredentialStore } from '../../src/main/mcp/oauth/credential-store.js';
+import { signInToMcpServer, type RemoteServerConfig } from '../../src/main/mcp/oauth/sign-in.js';
+import { openInBrowser } from '../../src/main/mcp/oauth/open-browser.js';
+import { McpServerConfigSchema } from '../../src/main/mcp/mcp-settings.js';
+import { startTestAuthServer, type TestAuthServer } from './support/oauth-server.js';
+
+const FOLLOW_BROWSER = join(import.meta.dirname, 'fixtures', 'follow-browser.mjs');
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function setup(options: Parameters<typeof startTestAuthServer>[0] = {}) {
+  const auth = await startTestAuthServer(options);
+  const dataDir = mkdtempSync(join(tmpdir(), 'manus-oauth-'));
+  const store = credentialStoreIn(dataDir, FileKeySecretBox.inDataDir(dataDir));
+  cleanups.push(
+    () => auth.close(),
+    () => rmSync(dataDir, { recursive: true, force: true }),
+  );
+  return { auth, dataDir, store };
+}
+
+function remote(auth: TestAuthServer, oauth: object = {}): RemoteServerConfig {
+  return McpServerConfigSchema.parse({ type: 'http', url: auth.mcpUrl, oauth }) as RemoteServerConfig;
+}
+
+/** Signs in with $BROWSER set to the scripted browser, as `manus mcp login` would. */
+function signIn(
+  server: string,
+  config: RemoteServerConfig,
+  store: McpCredentialStore,
+  signal = new AbortController().signal,
+) {
+  const waiting: string[] = [];
+  const result = signInToMcpServer({
+    server,
+    config,
+    store,
+    signal,
+    onWaiting: (url) => waiting.push(url),
+    openBrowser: (url) => openInBrowser(url, { ...process.env, BROWSER: FOLLOW_BROWSER }),
+  });
+  return { result, waiting };
+}
+
+describe('signing in to a remote MCP server (OAuth, against the SDK auth server pieces)', () => {
+  it('follows the 401 challenge to the metadata, registers a client, authorizes with PKCE and the resource, and keeps the tokens sealed', async () => {
+    const { auth, dataDir, store } = await setup();
+    const { result, waiting } = signIn('remote', remote(auth), store);
+    expect(await result).toMatchObject({ status: 'signed_in', scope: 'mcp' });
+    expect(waiting).toHaveLength(1);
+
+    expect(auth.registeredClients).toHaveLength(1);
+    const client = auth.registeredClients[0];
+    expect(client.token_endpoint_auth_method).toBe('none');
+    expect(client.redirect_uris[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+    const authorize = auth.authorizeRequests[0];
+    expect(authorize.get('response_type')).toBe('code');
+    expect(authorize.get('code_challenge_method')).toBe('S256');
+    expect(authorize.get('code_challenge')).toMatch(/^[\w-]{43}$/);
+    expect(authorize.get('resource')).toBe(auth.mcpUrl);
+    expect(authorize.get('scope')).toBe('mcp');
+    expect(authorize.get('redirect_uri')).toBe(client.redirect_uris[0]);
+    expect(auth.tokenRequests).toEqual([
+      { grantType: 'authorization_code', clientAuth: 'none', clientId: client.client_id, resource: auth.mcpUrl },
+    ]);
+
+    const stored = await store.read('remote');
+    expect(stored?.tokens?.access_token).toMatch(/^at-/);
+    expect(stored?.client?.client_id).toBe(client.client_id);
+    // on disk only sealed: neither token nor client id can be read from the data folder
+    const sealed = readdirSync(join(dataDir, 'mcp-auth')).map((file) =>
+      readFileSync(join(dataDir, 'mcp-auth', file), 'utf8'),
+    );
+    expect(sealed).toHaveLength(1);
+    expect(sealed[0]).not.toContain(stored!.tokens!.access_token);
+    expect(sealed[0]).not.toContain(client.client_id);
+  });
+
+  it('finds the authorization server through OpenID discovery when it has no RFC 8414 metadata', async () => {
+    const { auth, store } = await setup({ metadata: 'openid' });
+    expect(await signIn('remote', remote(auth), store).result).toMatchObject({ status: 'signed_in' });
+    expect(auth.tokenRequests.map((request) => request.grantType)).toEqual(['authorization_code']);
+  });
+
+  it.each(['client_secret_basic', 'client_secret_post'] as const)(
+    'uses a pre-registered client with %s, registering nothing',
+    async (authMethod) => {
+      const { auth, store } = await setup();
+      auth.preRegister({ clientId: 'manus-desktop', clientSecret: 'a-client-secret', authMethod });
+      const config = remote(auth, {
+        clientId: 'manus-desktop',
+        clientSecret: 'a-client-secret',
+        tokenEndpointAuthMethod: authMethod,
+      });
+      expect(await signIn('remote', config, store).result).toMatchObject({ status: 'signed_in' });
+      expect(auth.registeredClients).toEqual([]);
+      expect(auth.tokenRequests).toEqual([
+        { grantType: 'authorization_code', clientAuth: authMethod, clientId: 'manus-desktop', resource: auth.mcpUrl },
+      ]);
+    },
+  );
+});

@@ -1,0 +1,219 @@
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import express from 'express';
+import { mcpAuthRouter, createOAuthMetadata } from '@modelcontextprotocol/sdk/server/auth/router.js';
+import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
+import { InvalidGrantError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import type { OAuthClientInformationFull, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+
+const SCOPE = 'mcp';
+const ACCESS_TOKEN_SECONDS = 3600;
+
+export interface TokenRequest {
+  grantType: string;
+  /** how the client proved itself */
+  clientAuth: 'none' | 'client_secret_basic' | 'client_secret_post';
+  clientId: string;
+  resource?: string;
+}
+
+export interface TestAuthServer {
+  /** the protected MCP endpoint */
+  mcpUrl: string;
+  origin: string;
+  authorizeRequests: URLSearchParams[];
+  tokenRequests: TokenRequest[];
+  registeredClients: OAuthClientInformationFull[];
+  /** a client the server knows without registration */
+  preRegister(client: { clientId: string; clientSecret?: string; authMethod: TokenRequest['clientAuth'] }): void;
+  /** every access token issued so far stops working (as when they expire); refresh tokens still do */
+  expireAccessTokens(): void;
+  close(): Promise<void>;
+}
+
+interface Grant {
+  clientId: string;
+  scopes: string[];
+  resource?: string;
+}
+
+/**
+ * An authorization server and the MCP server it protects, on one loopback port, built from the SDK's server auth
+ * pieces. The protected-resource metadata sits at a path only the 401's WWW-Authenticate names, so a client finds
+ * it by following the challenge; `metadata: 'openid'` serves only OpenID discovery for the authorization server.
+ */
+export async function startTestAuthServer(options: { metadata?: 'oauth' | 'openid' } = {}): Promise<TestAuthServer> {
+  const clients = new Map<string, OAuthClientInformationFull>();
+  const codes = new Map<string, Grant & { challenge: string; redirectUri: string }>();
+  const accessTokens = new Map<string, Grant & { expiresAt: number }>();
+  const refreshTokens = new Map<string, Grant>();
+  const authorizeRequests: URLSearchParams[] = [];
+  const tokenRequests: TokenRequest[] = [];
+  const registeredClients: OAuthClientInformationFull[] = [];
+
+  const issue = (grant: Grant): OAuthTokens => {
+    const accessToken = `at-${randomUUID()}`;
+    const refreshToken = `rt-${randomUUID()}`;
+    accessTokens.set(accessToken, { ...grant, expiresAt: Math.floor(Date.now() / 1000) + ACCESS_TOKEN_SECONDS });
+    refreshTokens.set(refreshToken, grant);
+    return {
+      access_token: accessToken,
+      token_type: 'bearer',
+      expires_in: ACCESS_TOKEN_SECONDS,
+      refresh_token: refreshToken,
+      scope: grant.scopes.join(' '),
+    };
+  };
+
+  const provider: OAuthServerProvider = {
+    clientsStore: {
+      getClient: (clientId) => clients.get(clientId),
+      registerClient: (client) => {
+        const full = client as OAuthClientInformationFull;
+        clients.set(full.client_id, full);
+        registeredClients.push(full);
+        return full;
+      },
+    },
+    // the person "approves" at once: the browser script follows this redirect back to the client
+    async authorize(client: OAuthClientInformationFull, params: AuthorizationParams, res) {
+      const code = `code-${randomUUID()}`;
+      codes.set(code, {
+        clientId: client.client_id,
+        scopes: params.scopes ?? [],
+        resource: params.resource?.href,
+        challenge: params.codeChallenge,
+        redirectUri: params.redirectUri,
+      });
+      const target = new URL(params.redirectUri);
+      target.searchParams.set('code', code);
+      if (params.state) target.searchParams.set('state', params.state);
+      res.redirect(target.href);
+    },
+    async challengeForAuthorizationCode(_client, code) {
+      const grant = codes.get(code);
+      if (!grant) throw new InvalidGrantError('unknown code');
+      return grant.challenge;
+    },
+    async exchangeAuthorizationCode(client, code, _verifier, redirectUri, resource) {
+      const grant = codes.get(code);
+      codes.delete(code);
+      if (!grant || grant.clientId !== client.client_id) throw new InvalidGrantError('unknown code');
+      if (redirectUri !== grant.redirectUri) throw new InvalidGrantError('redirect_uri differs');
+      if (resource?.href !== grant.resource) throw new InvalidGrantError('resource differs');
+      return issue(grant);
+    },
+    async exchangeRefreshToken(client, refreshToken) {
+      const grant = refreshTokens.get(refreshToken);
+      if (!grant || grant.clientId !== client.client_id) throw new InvalidGrantError('unknown refresh token');
+      refreshTokens.delete(refreshToken);
+      return issue(grant);
+    },
+    async verifyAccessToken(token): Promise<AuthInfo> {
+      const grant = accessTokens.get(token);
+      if (!grant) throw new InvalidTokenError('unknown or expired token');
+      return {
+        token,
+        clientId: grant.clientId,
+        scopes: grant.scopes,
+        expiresAt: grant.expiresAt,
+        ...(grant.resource ? { resource: new URL(grant.resource) } : {}),
+      };
+    },
+  };
+
+  const app = express();
+  const http: Server = await new Promise((resolve) => {
+    const server = app.listen(0, '127.0.0.1', () => resolve(server));
+  });
+  const address = http.address();
+  const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const mcpUrl = `${origin}/mcp`;
+  const resourceMetadataUrl = `${origin}/meta/protected-resource`;
+  const metadata = {
+    ...createOAuthMetadata({ provider, issuerUrl: new URL(origin), scopesSupported: [SCOPE] }),
+    token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
+  };
+
+  app.get('/meta/protected-resource', (_req, res) => {
+    res.json({ resource: mcpUrl, authorization_servers: [origin], scopes_supported: [SCOPE] });
+  });
+  if (options.metadata === 'openid') {
+    app.get('/.well-known/oauth-authorization-server', (_req, res) => res.status(404).end());
+    app.get('/.well-known/openid-configuration', (_req, res) => {
+      res.json({
+        ...metadata,
+        subject_types_supported: ['public'],
+        id_token_signing_alg_values_supported: ['RS256'],
+        jwks_uri: `${origin}/jwks`,
+      });
+    });
+  } else {
+    app.get('/.well-known/oauth-authorization-server', (_req, res) => res.json(metadata));
+  }
+  app.get('/authorize', (req, res, next) => {
+    authorizeRequests.push(new URLSearchParams(req.url.split('?')[1] ?? ''));
+    next();
+  });
+  // the SDK's token endpoint reads client credentials from the body: a Basic header is moved there first
+  app.post('/token', express.urlencoded({ extended: false }), (req, res, next) => {
+    const basic = /^Basic (.+)$/i.exec(req.headers.authorization ?? '');
+    let clientAuth: TokenRequest['clientAuth'] = req.body.client_secret ? 'client_secret_post' : 'none';
+    if (basic) {
+      const [id, secret] = Buffer.from(basic[1], 'base64').toString().split(':').map(decodeURIComponent);
+      req.body.client_id = id;
+      req.body.client_secret = secret;
+      clientAuth = 'client_secret_basic';
+    }
+    tokenRequests.push({
+      grantType: req.body.grant_type,
+      clientAuth,
+      clientId: req.body.client_id,
+      resource: req.body.resource,
+    });
+    next();
+  });
+  app.use(mcpAuthRouter({ provider, issuerUrl: new URL(origin), scopesSupported: [SCOPE] }));
+  app.post(
+    '/mcp',
+    requireBearerAuth({ verifier: provider, requiredScopes: [SCOPE], resourceMetadataUrl }),
+    express.json(),
+    async (req, res) => {
+      const server = new McpServer({ name: 'protected', version: '1.0.0' });
+      const clientId = req.auth?.clientId;
+      server.registerTool('whoami', { description: 'Which client is calling' }, async () => ({
+        content: [{ type: 'text', text: `client ${clientId} with scopes ${req.auth?.scopes.join(' ')}` }],
+      }));
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      res.on('close', () => void transport.close());
+      await server.connect(transport);
+      await transport.handleRequest(req, res, req.body);
+    },
+  );
+
+  return {
+    mcpUrl,
+    origin,
+    authorizeRequests,
+    tokenRequests,
+    registeredClients,
+    preRegister: ({ clientId, clientSecret, authMethod }) => {
+      clients.set(clientId, {
+        client_id: clientId,
+        ...(clientSecret ? { client_secret: clientSecret } : {}),
+        redirect_uris: ['http://127.0.0.1/callback'],
+        token_endpoint_auth_method: authMethod,
+      });
+    },
+    expireAccessTokens: () => accessTokens.clear(),
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
+  };
+}
