@@ -6,7 +6,9 @@ import { FileKeySecretBox } from '../../src/main/store/secrets.js';
 import { credentialStoreIn, type McpCredentialStore } from '../../src/main/mcp/oauth/credential-store.js';
 import { signInToMcpServer, type RemoteServerConfig } from '../../src/main/mcp/oauth/sign-in.js';
 import { openInBrowser } from '../../src/main/mcp/oauth/open-browser.js';
-import { McpServerConfigSchema } from '../../src/main/mcp/mcp-settings.js';
+import { McpServerConfigSchema, McpSettingsSchema } from '../../src/main/mcp/mcp-settings.js';
+import { McpManager } from '../../src/main/mcp/mcp-manager.js';
+import { createToolContext } from '../support/tool-context.js';
 import { startTestAuthServer, type TestAuthServer } from './support/oauth-server.js';
 
 const FOLLOW_BROWSER = join(import.meta.dirname, 'fixtures', 'follow-browser.mjs');
@@ -107,4 +109,104 @@ describe('signing in to a remote MCP server (OAuth, against the SDK auth server 
       ]);
     },
   );
+});
+
+describe('connections to a server behind OAuth', () => {
+  async function managerWith(store: McpCredentialStore, config: RemoteServerConfig) {
+    const manager = new McpManager(mkdtempSync(join(tmpdir(), 'manus-oauth-logs-')), { credentials: store });
+    cleanups.push(() => manager.close());
+    await manager.apply(McpSettingsSchema.parse({ servers: { remote: config } }));
+    return manager;
+  }
+
+  it('use the signed-in tokens, and refresh them when the server stops taking the access token', async () => {
+    const { auth, store } = await setup();
+    await signIn('remote', remote(auth), store).result;
+    const manager = await managerWith(store, remote(auth));
+    const status = manager.status('remote');
+    expect(status?.status).toBe('connected');
+    expect(status?.auth).toMatchObject({ signedIn: true, signInRequired: false });
+    expect(status?.auth?.expiresAt).toBeGreaterThan(Date.now());
+    const whoami = manager.mcpTools().find((tool) => tool.name === 'mcp_remote_whoami')!;
+    const clientId = auth.registeredClients[0].client_id;
+    expect((await whoami.execute({}, createToolContext())).output).toBe(`client ${clientId} with scopes mcp`);
+
+    const before = (await store.read('remote'))?.tokens;
+    auth.expireAccessTokens();
+    expect((await whoami.execute({}, createToolContext())).output).toBe(`client ${clientId} with scopes mcp`);
+    expect(auth.tokenRequests.map((request) => request.grantType)).toEqual(['authorization_code', 'refresh_token']);
+    expect(auth.tokenRequests[1]).toMatchObject({ clientAuth: 'none', resource: auth.mcpUrl });
+    const after = (await store.read('remote'))?.tokens;
+    expect(after?.access_token).not.toBe(before?.access_token);
+    expect(after?.refresh_token).not.toBe(before?.refresh_token);
+  });
+
+  it('without a sign-in, report that one is needed, and neither register a client nor open anything', async () => {
+    const { auth, store } = await setup();
+    const manager = await managerWith(store, remote(auth));
+    const status = manager.status('remote');
+    expect(status?.status).toBe('failed');
+    expect(status?.error).toBe(
+      'sign-in needed: run `manus mcp login remote` or use Sign in under Settings → MCP servers',
+    );
+    expect(status?.auth).toEqual({ signedIn: false, signInRequired: true });
+    expect(auth.registeredClients).toEqual([]);
+    expect(auth.authorizeRequests).toEqual([]);
+  });
+
+  it('after a refresh token stops working too, ask for a sign-in again', async () => {
+    const { auth, store } = await setup();
+    await signIn('remote', remote(auth), store).result;
+    const credentials = (await store.read('remote'))!;
+    await store.write('remote', { ...credentials, tokens: { ...credentials.tokens!, refresh_token: 'rt-revoked' } });
+    auth.expireAccessTokens();
+    const manager = await managerWith(store, remote(auth));
+    expect(manager.status('remote')?.auth).toMatchObject({ signInRequired: true });
+    expect(auth.authorizeRequests).toHaveLength(1);
+  });
+});
+
+describe('the loopback redirect', () => {
+  it('refuses a callback that does not carry the state of the sign-in in progress (a forged or replayed redirect)', async () => {
+    const { auth, store } = await setup();
+    const forged: number[] = [];
+    const result = await signInToMcpServer({
+      server: 'remote',
+      config: remote(auth),
+      store,
+      signal: new AbortController().signal,
+      openBrowser: async (url) => {
+        // another page hits the redirect first, with a code of its own and a guessed state
+        const redirect = new URL(new URL(url).searchParams.get('redirect_uri')!);
+        redirect.searchParams.set('code', 'code-of-the-attacker');
+        redirect.searchParams.set('state', 'guessed');
+        forged.push((await fetch(redirect)).status);
+        await openInBrowser(url, { ...process.env, BROWSER: FOLLOW_BROWSER });
+      },
+    });
+    expect(forged).toEqual([400]);
+    expect(result).toMatchObject({ status: 'signed_in' });
+    expect(auth.tokenRequests).toHaveLength(1);
+  });
+
+  it('stops waiting when the sign-in is cancelled, and closes the redirect port', async () => {
+    const { auth, store } = await setup();
+    const abort = new AbortController();
+    let redirectUri = '';
+    const result = signInToMcpServer({
+      server: 'remote',
+      config: remote(auth),
+      store,
+      signal: abort.signal,
+      // the person never finishes in the browser
+      openBrowser: async (url) => {
+        redirectUri = new URL(url).searchParams.get('redirect_uri')!;
+        abort.abort(new Error('sign-in cancelled'));
+      },
+    });
+    await expect(result).rejects.toThrow('sign-in cancelled');
+    await expect(fetch(redirectUri)).rejects.toThrow();
+    expect(auth.tokenRequests).toEqual([]);
+    expect((await store.read('remote'))?.tokens).toBeUndefined();
+  });
 });

@@ -1,5 +1,6 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
@@ -12,7 +13,8 @@ import {
   type Resource,
   type Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { McpClientHost } from './client-host.js';
+import type { McpConnectionOptions } from './mcp-manager.js';
+import { McpOAuthProvider, SignInRequiredError } from './oauth/oauth-provider.js';
 import type { McpServerConfig } from './mcp-settings.js';
 import { mcpLogPath, openTransport, type OpenedTransport } from './transport.js';
 import { toToolResult } from './tool-result.js';
@@ -42,6 +44,8 @@ export interface McpServerStatus {
   logPath?: string;
   /** stdio: the running child's pid */
   pid?: number;
+  /** remote servers with OAuth: signed in or not, until when (ms since epoch), and whether sign-in is needed */
+  auth?: { signedIn: boolean; expiresAt?: number; signInRequired: boolean };
 }
 
 export interface CallOptions {
@@ -76,14 +80,15 @@ export class McpServerConnection {
   /** aborted when the current client goes: the server's pending requests to the person end with it */
   private clientLifetime = new AbortController();
   private readonly inFlight = new Set<CallInFlight>();
+  private authProvider?: McpOAuthProvider;
+  private signInRequired = false;
 
-  /** @param host answers the server's requests (elicitation, sampling); without one they are not offered */
   constructor(
     readonly name: string,
     readonly config: McpServerConfig,
     private readonly logDir: string,
     private readonly onChange: () => void,
-    private readonly host?: McpClientHost,
+    private readonly options: McpConnectionOptions = {},
   ) {}
 
   /** Connects (never throws: a failure is the status); resolves when this attempt ended. */
@@ -119,6 +124,9 @@ export class McpServerConnection {
       })),
       logPath: mcpLogPath(this.logDir, this.name),
       ...(this.opened?.pid() ? { pid: this.opened.pid() } : {}),
+      ...(this.authProvider
+        ? { auth: { ...this.authProvider.signedIn(), signInRequired: this.signInRequired } }
+        : {}),
     };
   }
 
@@ -195,6 +203,7 @@ export class McpServerConnection {
       await withTimeout(attempt, this.config.connectTimeoutMs, `no answer within ${this.config.connectTimeoutMs} ms`);
       if (generation !== this.generation) return;
       this.failures = 0;
+      this.signInRequired = false;
       this.lastError = undefined;
       this.setState('connected');
     } catch (error) {
@@ -202,20 +211,32 @@ export class McpServerConnection {
       if (generation !== this.generation) return;
       this.generation++;
       await this.dropClient();
-      this.lastError = `could not connect: ${messageOf(error)}`;
+      // trying again cannot help until the person signs in
+      this.signInRequired = isSignInRequired(error);
+      this.lastError = this.signInRequired
+        ? new SignInRequiredError(this.name).message
+        : `could not connect: ${messageOf(error)}`;
       this.setState('failed');
-      this.scheduleReconnect();
+      if (!this.signInRequired) this.scheduleReconnect();
     }
   }
 
   private async openAndList(generation: number): Promise<void> {
-    const opened = await openTransport(this.name, this.config, this.logDir);
+    if (this.config.type !== 'stdio' && this.options.credentials) {
+      this.authProvider = await McpOAuthProvider.open({
+        server: this.name,
+        url: this.config.url,
+        settings: this.config.oauth,
+        store: this.options.credentials,
+      });
+    }
+    const opened = await openTransport(this.name, this.config, this.logDir, this.authProvider);
     if (generation !== this.generation) {
       await opened.transport.close();
       return;
     }
     const client = new Client(CLIENT_INFO, {
-      capabilities: this.host ? { elicitation: { form: {} }, sampling: {} } : {},
+      capabilities: this.options.host ? { elicitation: { form: {} }, sampling: {} } : {},
       listChanged: {
         tools: { onChanged: (error, tools) => this.updateList(generation, error, () => (this.tools = tools ?? [])) },
         prompts: {
@@ -248,7 +269,7 @@ export class McpServerConnection {
     client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) =>
       this.keepServerLog(notification.params),
     );
-    const host = this.host;
+    const host = this.options.host;
     if (!host) return;
     client.setRequestHandler(ElicitRequestSchema, (request, extra) => {
       const params = request.params;
@@ -362,6 +383,11 @@ async function listAll<T>(
     cursor = result.nextCursor;
   } while (cursor);
   return items;
+}
+
+/** The SDK reports a sign-in it could not do as UnauthorizedError, or passes ours on. */
+function isSignInRequired(error: unknown): boolean {
+  return error instanceof SignInRequiredError || error instanceof UnauthorizedError;
 }
 
 function progressLine(progress: { progress: number; total?: number; message?: string }): string {

@@ -8,48 +8,49 @@ const PAGE_REFUSED = '<!doctype html><meta charset="utf-8"><title>Sign-in failed
 export interface LoopbackRedirect {
   port: number;
   redirectUrl: string;
-  /** the authorization code the browser brings back with this state; other requests are refused */
-  code(state: string, signal: AbortSignal): Promise<string>;
+  /** the authorization code the browser brought (or brings) back with the expected state */
+  code(signal: AbortSignal): Promise<string>;
   close(): Promise<void>;
 }
 
 /**
  * The redirect URI of a native app (RFC 8252 §7.3): `http://127.0.0.1:<port>/callback`, on the port the
- * client was registered with when it is free, else on any free port.
+ * client was registered with when it is free, else on any free port. Only a callback carrying `state` counts;
+ * it may come as soon as the browser opens, so it is kept until asked for.
  */
-export async function listenForRedirect(preferredPort?: number): Promise<LoopbackRedirect> {
-  let deliver: ((query: URLSearchParams) => boolean) | undefined;
+export async function listenForRedirect(state: string, preferredPort?: number): Promise<LoopbackRedirect> {
+  let settle: { resolve: (code: string) => void; reject: (error: Error) => void } | undefined;
+  const arrived = new Promise<string>((resolve, reject) => (settle = { resolve, reject }));
+  // nobody may be waiting yet when a refusal comes: it is reported by `code`
+  arrived.catch(() => undefined);
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    if (req.method !== 'GET' || url.pathname !== '/callback' || !deliver?.(url.searchParams)) {
+    // a request without our state did not come from the authorization we started (RFC 6749 §10.12)
+    if (req.method !== 'GET' || url.pathname !== '/callback' || url.searchParams.get('state') !== state || !settle) {
       res.writeHead(400, { 'content-type': 'text/html; charset=utf-8' }).end(`${PAGE_REFUSED}unexpected request.</p>`);
       return;
     }
+    const { resolve, reject } = settle;
+    settle = undefined;
     const error = url.searchParams.get('error');
+    const code = url.searchParams.get('code');
+    if (error) reject(new Error(`the authorization server refused: ${error}${describe(url.searchParams)}`));
+    else if (code) resolve(code);
+    else reject(new Error('the authorization server sent no code'));
     res
-      .writeHead(error ? 400 : 200, { 'content-type': 'text/html; charset=utf-8' })
+      .writeHead(error || !code ? 400 : 200, { 'content-type': 'text/html; charset=utf-8' })
       .end(error ? `${PAGE_REFUSED}${escapeHtml(error)}.</p>` : PAGE_DONE);
   });
   const port = await listenOn(server, preferredPort).catch(() => listenOn(server, 0));
   return {
     port,
     redirectUrl: loopbackRedirectUrl(port),
-    code: (state, signal) =>
+    code: (signal) =>
       new Promise<string>((resolve, reject) => {
         const onAbort = () => reject(signal.reason instanceof Error ? signal.reason : new Error('sign-in cancelled'));
         if (signal.aborted) return onAbort();
         signal.addEventListener('abort', onAbort, { once: true });
-        deliver = (query) => {
-          // a request without our state did not come from the authorization we started (RFC 6749 §10.12)
-          if (query.get('state') !== state) return false;
-          signal.removeEventListener('abort', onAbort);
-          const error = query.get('error');
-          const code = query.get('code');
-          if (error) reject(new Error(`the authorization server refused: ${error}${describe(query)}`));
-          else if (code) resolve(code);
-          else reject(new Error('the authorization server sent no code'));
-          return true;
-        };
+        arrived.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
       }),
     close: () =>
       new Promise<void>((resolve) => {

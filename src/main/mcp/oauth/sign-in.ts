@@ -38,9 +38,12 @@ export type SignInResult =
 export async function signInToMcpServer(options: SignInOptions): Promise<SignInResult> {
   const signal = AbortSignal.any([options.signal, AbortSignal.timeout(SIGN_IN_TIMEOUT_MS)]);
   const previous = await options.store.read(options.server);
-  const redirect = await listenForRedirect(previous?.url === options.config.url ? previous.redirectPort : undefined);
+  const state = randomBytes(24).toString('base64url');
+  const redirect = await listenForRedirect(
+    state,
+    previous?.url === options.config.url ? previous.redirectPort : undefined,
+  );
   try {
-    const state = randomBytes(24).toString('base64url');
     const provider = await McpOAuthProvider.open({
       server: options.server,
       url: options.config.url,
@@ -65,7 +68,7 @@ export async function signInToMcpServer(options: SignInOptions): Promise<SignInR
     } catch (error) {
       if (!(error instanceof UnauthorizedError)) throw error;
     }
-    await transport.finishAuth(await redirect.code(state, signal));
+    await transport.finishAuth(await redirect.code(signal));
     // the tokens work: the server answers with them
     await connectOnce(remoteTransport(options.config, provider));
     const tokens = provider.tokens();
