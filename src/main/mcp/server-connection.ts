@@ -124,9 +124,7 @@ export class McpServerConnection {
       })),
       logPath: mcpLogPath(this.logDir, this.name),
       ...(this.opened?.pid() ? { pid: this.opened.pid() } : {}),
-      ...(this.authProvider
-        ? { auth: { ...this.authProvider.signedIn(), signInRequired: this.signInRequired } }
-        : {}),
+      ...(this.authProvider ? { auth: { ...this.authProvider.signedIn(), signInRequired: this.signInRequired } } : {}),
     };
   }
 

@@ -9,8 +9,9 @@ export const McpCredentialsSchema = z.object({
   /** the server URL these were issued for: a server moved to another URL signs in again */
   url: z.string(),
   /** the client the authorization server registered for us (dynamic registration) */
-  client: OAuthClientInformationFullSchema.optional(),
-  tokens: OAuthTokensSchema.optional(),
+  // loose: what the SDK adds (the issuer they came from) is kept for it
+  client: OAuthClientInformationFullSchema.loose().optional(),
+  tokens: OAuthTokensSchema.loose().optional(),
   /** ms since epoch when the access token expires, when the server said */
   expiresAt: z.number().optional(),
   /** the loopback port the registered client's redirect URI names, reused so the registration stays valid */

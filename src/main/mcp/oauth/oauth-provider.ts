@@ -96,6 +96,8 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   async saveClientInformation(client: OAuthClientInformationMixed): Promise<void> {
+    // a pre-registered client lives in the settings (its secret encrypted there), not here
+    if (this.options.settings.clientId) return;
     this.credentials = {
       ...this.credentials,
       client: client as OAuthClientInformationFull,
