@@ -41,7 +41,8 @@ export class McpManager {
     for (const [name, connection] of this.connections) {
       const next = settings.servers[name];
       const stale = !next || !sameLaunch(connection.config, next) || connection.config.enabled !== next.enabled;
-      if (stale || connection.gaveUp()) {
+      // a server that wanted a sign-in is tried again: one may have happened since
+      if (stale || connection.gaveUp() || connection.status().auth?.signInRequired) {
         this.connections.delete(name);
         attempts.push(connection.close());
       }

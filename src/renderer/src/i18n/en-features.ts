@@ -89,6 +89,18 @@ export const enFeatures = {
       env: 'Environment variables (NAME=value, one per line)',
       headers: 'Headers (Name: value, one per line)',
       secretHelp: 'Values of names like TOKEN, KEY or Authorization are stored encrypted and shown masked.',
+      signIn: {
+        needed: 'Sign-in needed',
+        signedIn: 'Signed in',
+        signedInUntil: 'Signed in · token valid until {{time}} (renewed automatically)',
+        notSignedIn: 'Not signed in',
+        waiting: 'Waiting for sign-in… finish it in the browser.',
+        openAgain: 'Open the sign-in page',
+        failed: 'Sign-in failed: {{error}}',
+        signIn: 'Sign in',
+        signOut: 'Sign out',
+        cancel: 'Cancel',
+      },
     },
     sandbox: {
       engine: 'Docker engine',

@@ -247,6 +247,18 @@ export const zh: Translation<typeof en & typeof enFeatures> = {
       env: '环境变量（NAME=value，每行一个）',
       headers: '请求头（Name: value，每行一个）',
       secretHelp: '名称中含 TOKEN、KEY 或 Authorization 等的值会加密保存并以掩码显示。',
+      signIn: {
+        needed: '需要登录',
+        signedIn: '已登录',
+        signedInUntil: '已登录 · 令牌有效期至 {{time}}（到期自动续期）',
+        notSignedIn: '未登录',
+        waiting: '等待登录…请在浏览器中完成。',
+        openAgain: '打开登录页面',
+        failed: '登录失败：{{error}}',
+        signIn: '登录',
+        signOut: '退出登录',
+        cancel: '取消',
+      },
     },
     sandbox: {
       engine: 'Docker 引擎',
