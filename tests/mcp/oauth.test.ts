@@ -154,6 +154,29 @@ describe('connections to a server behind OAuth', () => {
     expect(auth.authorizeRequests).toEqual([]);
   });
 
+  it('step up: a call refused for want of a scope asks for a new sign-in, which asks for that scope too', async () => {
+    const { auth, store } = await setup();
+    await signIn('remote', remote(auth), store).result;
+    const manager = await managerWith(store, remote(auth));
+    const admin = () => manager.mcpTools().find((tool) => tool.name === 'mcp_remote_admin_action')!;
+    const refused = await admin().execute({}, createToolContext());
+    expect(refused.error).toBe(
+      'MCP server "remote" needs more permission for "admin_action" (scope "mcp admin"): sign-in needed: run `manus mcp login remote` or use Sign in under Settings → MCP servers.',
+    );
+    expect(manager.status('remote')?.auth?.signInRequired).toBe(true);
+
+    expect(await signIn('remote', remote(auth), store).result).toMatchObject({
+      status: 'signed_in',
+      scope: 'mcp admin',
+    });
+    expect(auth.authorizeRequests.map((request) => request.get('scope'))).toEqual(['mcp', 'mcp admin']);
+    expect((await store.read('remote'))?.scopeNeeded).toBeUndefined();
+    // the session's next turn reconnects the server that wanted a sign-in
+    await manager.apply(McpSettingsSchema.parse({ servers: { remote: remote(auth) } }));
+    expect(manager.status('remote')?.auth?.signInRequired).toBe(false);
+    expect((await admin().execute({}, createToolContext())).output).toBe('admin action done');
+  });
+
   it('after a refresh token stops working too, ask for a sign-in again', async () => {
     const { auth, store } = await setup();
     await signIn('remote', remote(auth), store).result;

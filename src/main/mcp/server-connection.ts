@@ -165,6 +165,14 @@ export class McpServerConnection {
           `MCP server "${this.name}" stopped during the call to "${tool}" (${error.message}); it is being restarted, try again shortly.`,
         );
       }
+      const scopeNeeded = this.authProvider?.scopeNeeded();
+      if (scopeNeeded) {
+        this.signInRequired = true;
+        this.onChange();
+        return toolError(
+          `MCP server "${this.name}" needs more permission for "${tool}" (scope "${scopeNeeded}"): ${new SignInRequiredError(this.name).message}.`,
+        );
+      }
       // a transport failure (not an answer from the server) may mean the server is gone: check, reconnect if so
       if (!(error instanceof McpError)) void this.restartIfUnresponsive();
       return toolError(`MCP tool "${tool}" on server "${this.name}" failed: ${messageOf(error)}`);

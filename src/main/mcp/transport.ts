@@ -5,8 +5,10 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerConfig } from './mcp-settings.js';
 import { findExecutable, mergePaths, userShellPath } from './command-resolution.js';
+import type { McpOAuthProvider } from './oauth/oauth-provider.js';
 
 /** A transport ready to connect, plus the stdio child's pid once started (for diagnostics and tests). */
 export interface OpenedTransport {
@@ -29,8 +31,9 @@ export function mcpLogPath(logDir: string, server: string): string {
 export function remoteTransport(
   config: Extract<McpServerConfig, { type: 'sse' | 'http' }>,
   authProvider?: OAuthClientProvider,
+  fetchFn?: FetchLike,
 ): SSEClientTransport | StreamableHTTPClientTransport {
-  const options = { requestInit: { headers: config.headers }, authProvider };
+  const options = { requestInit: { headers: config.headers }, authProvider, ...(fetchFn ? { fetch: fetchFn } : {}) };
   return config.type === 'sse'
     ? new SSEClientTransport(new URL(config.url), options)
     : new StreamableHTTPClientTransport(new URL(config.url), options);
@@ -40,9 +43,11 @@ export async function openTransport(
   server: string,
   config: McpServerConfig,
   logDir: string,
-  authProvider?: OAuthClientProvider,
+  authProvider?: McpOAuthProvider,
 ): Promise<OpenedTransport> {
-  if (config.type !== 'stdio') return { transport: remoteTransport(config, authProvider), pid: () => undefined };
+  if (config.type !== 'stdio') {
+    return { transport: remoteTransport(config, authProvider, authProvider?.watchingFetch), pid: () => undefined };
+  }
   const { command, env } = await resolveLaunch(config);
   const transport = new StdioClientTransport({ command, args: config.args, env, cwd: config.cwd, stderr: 'pipe' });
   pipeStderrToLog(transport, mcpLogPath(logDir, server), `${command} ${config.args.join(' ')}`);

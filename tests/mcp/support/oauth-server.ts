@@ -11,6 +11,8 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 
 const SCOPE = 'mcp';
+/** what `admin_action` needs on top: a call without it is refused with a step-up challenge */
+const ADMIN_SCOPE = 'admin';
 const ACCESS_TOKEN_SECONDS = 3600;
 
 export interface TokenRequest {
@@ -135,12 +137,12 @@ export async function startTestAuthServer(options: { metadata?: 'oauth' | 'openi
   const mcpUrl = `${origin}/mcp`;
   const resourceMetadataUrl = `${origin}/meta/protected-resource`;
   const metadata = {
-    ...createOAuthMetadata({ provider, issuerUrl: new URL(origin), scopesSupported: [SCOPE] }),
+    ...createOAuthMetadata({ provider, issuerUrl: new URL(origin), scopesSupported: [SCOPE, ADMIN_SCOPE] }),
     token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
   };
 
   app.get('/meta/protected-resource', (_req, res) => {
-    res.json({ resource: mcpUrl, authorization_servers: [origin], scopes_supported: [SCOPE] });
+    res.json({ resource: mcpUrl, authorization_servers: [origin], scopes_supported: [SCOPE, ADMIN_SCOPE] });
   });
   if (options.metadata === 'openid') {
     app.get('/.well-known/oauth-authorization-server', (_req, res) => res.status(404).end());
@@ -182,11 +184,32 @@ export async function startTestAuthServer(options: { metadata?: 'oauth' | 'openi
     '/mcp',
     requireBearerAuth({ verifier: provider, requiredScopes: [SCOPE], resourceMetadataUrl }),
     express.json(),
+    (req, res, next) => {
+      const body = req.body as { method?: string; params?: { name?: string } };
+      if (
+        body.method === 'tools/call' &&
+        body.params?.name === 'admin_action' &&
+        !req.auth?.scopes.includes(ADMIN_SCOPE)
+      ) {
+        res
+          .status(403)
+          .set(
+            'WWW-Authenticate',
+            `Bearer error="insufficient_scope", scope="${SCOPE} ${ADMIN_SCOPE}", resource_metadata="${resourceMetadataUrl}"`,
+          )
+          .json({ error: 'insufficient_scope' });
+        return;
+      }
+      next();
+    },
     async (req, res) => {
       const server = new McpServer({ name: 'protected', version: '1.0.0' });
       const clientId = req.auth?.clientId;
       server.registerTool('whoami', { description: 'Which client is calling' }, async () => ({
         content: [{ type: 'text', text: `client ${clientId} with scopes ${req.auth?.scopes.join(' ')}` }],
+      }));
+      server.registerTool('admin_action', { description: 'Needs the admin scope' }, async () => ({
+        content: [{ type: 'text', text: 'admin action done' }],
       }));
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       res.on('close', () => void transport.close());

@@ -16,6 +16,8 @@ export const McpCredentialsSchema = z.object({
   expiresAt: z.number().optional(),
   /** the loopback port the registered client's redirect URI names, reused so the registration stays valid */
   redirectPort: z.number().int().positive().optional(),
+  /** scopes a call was refused for (403 insufficient_scope): the next sign-in asks for them too */
+  scopeNeeded: z.string().optional(),
 });
 export type McpCredentials = z.infer<typeof McpCredentialsSchema>;
 

@@ -1,4 +1,5 @@
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { extractWWWAuthenticateParams, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type {
   OAuthClientInformationFull,
   OAuthClientInformationMixed,
@@ -148,6 +149,35 @@ export class McpOAuthProvider implements OAuthClientProvider {
     await this.persist();
   }
 
+  /**
+   * The transport's fetch for background connections: a call refused for want of a scope (403
+   * insufficient_scope, the step-up challenge) is remembered so the next sign-in asks for that scope.
+   */
+  readonly watchingFetch: FetchLike = async (url, init) => {
+    const response = await fetch(url, init);
+    if (response.status === 403) {
+      const { error, scope } = extractWWWAuthenticateParams(response);
+      if (error === 'insufficient_scope' && scope) await this.noteScopeNeeded(scope);
+    }
+    return response;
+  };
+
+  /** scopes a call was refused for, not yet granted by a sign-in */
+  scopeNeeded(): string | undefined {
+    return this.credentials.scopeNeeded;
+  }
+
+  async noteScopeNeeded(scope: string): Promise<void> {
+    this.credentials = { ...this.credentials, scopeNeeded: joinScopes(this.credentials.scopeNeeded, scope) };
+    await this.persist();
+  }
+
+  async clearScopeNeeded(): Promise<void> {
+    const { scopeNeeded: _granted, ...rest } = this.credentials;
+    this.credentials = rest;
+    await this.persist();
+  }
+
   /** What the settings and `manus mcp list` show: signed in or not, and until when. */
   signedIn(): { signedIn: boolean; expiresAt?: number } {
     return { signedIn: Boolean(this.credentials.tokens), expiresAt: this.credentials.expiresAt };
@@ -156,4 +186,10 @@ export class McpOAuthProvider implements OAuthClientProvider {
   private async persist(): Promise<void> {
     await this.options.store.write(this.options.server, this.credentials);
   }
+}
+
+/** Space-separated scope lists merged, each scope once, in first-seen order. */
+export function joinScopes(...lists: (string | undefined)[]): string | undefined {
+  const scopes = [...new Set(lists.flatMap((list) => list?.split(' ').filter(Boolean) ?? []))];
+  return scopes.length > 0 ? scopes.join(' ') : undefined;
 }

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerConfig } from '../mcp-settings.js';
 import { remoteTransport } from '../transport.js';
 import type { McpCredentialStore } from './credential-store.js';
 import { listenForRedirect } from './loopback-redirect.js';
-import { McpOAuthProvider } from './oauth-provider.js';
+import { joinScopes, McpOAuthProvider } from './oauth-provider.js';
 import { openInBrowser } from './open-browser.js';
 
 /** how long the person has to finish signing in in the browser */
@@ -30,13 +31,16 @@ export type SignInResult =
   | { status: 'not_required' };
 
 /**
- * Signs in to a remote server as the MCP authorization spec describes, the SDK doing the protocol: the server's
- * 401 (and its WWW-Authenticate) leads to its metadata, a client is registered or the configured one used, the
- * authorization page opens in the browser with PKCE, and the code that comes back to the loopback redirect is
- * exchanged for tokens, kept in the credential store. Any earlier tokens are dropped first (a new sign-in).
+ * Signs in to a remote server as the MCP authorization spec describes, the SDK's `auth()` doing the protocol: the
+ * server's 401 (and its WWW-Authenticate) leads to its metadata, a client is registered or the configured one
+ * used, the authorization page opens in the browser with PKCE, and the code that comes back to the loopback
+ * redirect is exchanged for tokens, kept in the credential store. Earlier tokens are dropped first (a new sign-in,
+ * which also asks for the scopes a call was refused for).
  */
 export async function signInToMcpServer(options: SignInOptions): Promise<SignInResult> {
   const signal = AbortSignal.any([options.signal, AbortSignal.timeout(SIGN_IN_TIMEOUT_MS)]);
+  const challenge = await challengeOf(options.config);
+  if (!challenge) return { status: 'not_required' };
   const previous = await options.store.read(options.server);
   const state = randomBytes(24).toString('base64url');
   const redirect = await listenForRedirect(
@@ -58,23 +62,49 @@ export async function signInToMcpServer(options: SignInOptions): Promise<SignInR
         },
       },
     });
+    // the challenge's scopes, those a call was refused for (step-up), and the configured ones
+    const scope = joinScopes(challenge.scope, provider.scopeNeeded(), options.config.oauth.scope);
     await provider.invalidateCredentials('tokens');
-    // a client registered for another redirect port would be refused: register again
-    if (previous?.redirectPort !== redirect.port) await provider.invalidateCredentials('client');
-    const transport = remoteTransport(options.config, provider);
-    try {
-      await connectOnce(transport);
-      return { status: 'not_required' };
-    } catch (error) {
-      if (!(error instanceof UnauthorizedError)) throw error;
+    // a client registered for another redirect port, or for fewer scopes, would be refused: register again
+    const registered = previous?.client;
+    if (
+      previous?.redirectPort !== redirect.port ||
+      (scope && registered?.scope && joinScopes(registered.scope, scope) !== registered.scope)
+    ) {
+      await provider.invalidateCredentials('client');
     }
-    await transport.finishAuth(await redirect.code(signal));
+    const target = { serverUrl: options.config.url, resourceMetadataUrl: challenge.resourceMetadataUrl, scope };
+    if ((await auth(provider, target)) === 'REDIRECT') {
+      await auth(provider, { ...target, authorizationCode: await redirect.code(signal) });
+    }
+    await provider.clearScopeNeeded();
     // the tokens work: the server answers with them
     await connectOnce(remoteTransport(options.config, provider));
-    const tokens = provider.tokens();
-    return { status: 'signed_in', expiresAt: provider.signedIn().expiresAt, scope: tokens?.scope };
+    return { status: 'signed_in', expiresAt: provider.signedIn().expiresAt, scope: provider.tokens()?.scope };
   } finally {
     await redirect.close();
+  }
+}
+
+/**
+ * What the server says when asked without a token: its 401's WWW-Authenticate (the resource metadata URL
+ * and scopes, RFC 9728 §5.1), or nothing when it answers anyway.
+ */
+async function challengeOf(
+  config: RemoteServerConfig,
+): Promise<{ resourceMetadataUrl?: URL; scope?: string } | undefined> {
+  let challenge: { resourceMetadataUrl?: URL; scope?: string } | undefined;
+  const watching: FetchLike = async (url, init) => {
+    const response = await fetch(url, init);
+    if (response.status === 401) challenge = extractWWWAuthenticateParams(response);
+    return response;
+  };
+  try {
+    await connectOnce(remoteTransport(config, undefined, watching));
+    return undefined;
+  } catch (error) {
+    if (challenge) return challenge;
+    throw error;
   }
 }
 
