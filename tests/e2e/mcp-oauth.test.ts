@@ -88,7 +88,9 @@ describe('a remote MCP server behind OAuth, in the app (browser, manus serve)', 
       .poll(() => card.getByTestId('mcp-sign-in').getAttribute('data-signed-in'), { timeout: UI_TIMEOUT_MS })
       .toBe('true');
     await expect.poll(() => card.getAttribute('data-state'), { timeout: UI_TIMEOUT_MS }).toBe('connected');
-    expect(await card.getByTestId('mcp-sign-in-state').innerText()).toMatch(/^Signed in · token valid until /);
+    expect(await card.getByTestId('mcp-sign-in-state').innerText()).toMatch(
+      /^Signed in as ada@example\.com · token valid until /,
+    );
     await watched.screenshot('mcp-signed-in');
     const credentials = credentialStoreIn(app.dataDir, FileKeySecretBox.inDataDir(app.dataDir));
     const token = (await credentials.read('remote'))?.tokens?.access_token;

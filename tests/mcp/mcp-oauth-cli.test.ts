@@ -47,7 +47,7 @@ describe('manus mcp login, logout and test with a server behind OAuth', () => {
     );
     expect(tested.stdout).toContain('Signed in to "remote" (the token expires ');
     expect(tested.stdout).toContain('remote: connected');
-    expect(tested.stdout).toMatch(/\n {2}signed in \(the token expires \d{4}-/);
+    expect(tested.stdout).toMatch(/\n {2}signed in as ada@example\.com \(the token expires \d{4}-/);
     expect(tested.stdout).toContain('whoami — Which client is calling');
     expect(existsSync(browserLog)).toBe(true);
 

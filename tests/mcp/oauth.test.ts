@@ -125,7 +125,7 @@ describe('connections to a server behind OAuth', () => {
     const manager = await managerWith(store, remote(auth));
     const status = manager.status('remote');
     expect(status?.status).toBe('connected');
-    expect(status?.auth).toMatchObject({ signedIn: true, signInRequired: false });
+    expect(status?.auth).toMatchObject({ signedIn: true, account: 'ada@example.com', signInRequired: false });
     expect(status?.auth?.expiresAt).toBeGreaterThan(Date.now());
     const whoami = manager.mcpTools().find((tool) => tool.name === 'mcp_remote_whoami')!;
     const clientId = auth.registeredClients[0].client_id;

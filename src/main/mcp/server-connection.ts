@@ -44,8 +44,8 @@ export interface McpServerStatus {
   logPath?: string;
   /** stdio: the running child's pid */
   pid?: number;
-  /** remote servers with OAuth: signed in or not, until when (ms since epoch), and whether sign-in is needed */
-  auth?: { signedIn: boolean; expiresAt?: number; signInRequired: boolean };
+  /** remote servers with OAuth: signed in or not, as whom, until when (ms since epoch), whether sign-in is needed */
+  auth?: { signedIn: boolean; account?: string; expiresAt?: number; signInRequired: boolean };
 }
 
 export interface CallOptions {

@@ -53,6 +53,8 @@ export const McpServerStateSchema = z.object({
   auth: z
     .object({
       signedIn: z.boolean(),
+      /** who the server's ID token names, when it sent one */
+      account: z.string().optional(),
       /** ms since epoch */
       expiresAt: z.number().optional(),
       signInRequired: z.boolean(),

@@ -62,8 +62,11 @@ export async function startTestAuthServer(options: { metadata?: 'oauth' | 'openi
     const refreshToken = `rt-${randomUUID()}`;
     accessTokens.set(accessToken, { ...grant, expiresAt: Math.floor(Date.now() / 1000) + ACCESS_TOKEN_SECONDS });
     refreshTokens.set(refreshToken, grant);
+    // an OpenID Connect ID token naming the person (unsigned: the client only shows who it names)
+    const claims = Buffer.from(JSON.stringify({ sub: 'user-1', email: 'ada@example.com' })).toString('base64url');
     return {
       access_token: accessToken,
+      id_token: `eyJhbGciOiJub25lIn0.${claims}.`,
       token_type: 'bearer',
       expires_in: ACCESS_TOKEN_SECONDS,
       refresh_token: refreshToken,

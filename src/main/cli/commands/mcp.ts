@@ -128,7 +128,10 @@ function expiryText(expiresAt: number | undefined): string {
 function printStatus(status: McpServerStatus): void {
   const out = (line: string) => process.stdout.write(`${line}\n`);
   out(`${status.name}: ${status.status}${status.error ? ` — ${status.error}` : ''}`);
-  if (status.auth) out(`  ${status.auth.signedIn ? `signed in${expiryText(status.auth.expiresAt)}` : 'not signed in'}`);
+  if (status.auth) {
+    const account = status.auth.account ? ` as ${terminalText(status.auth.account)}` : '';
+    out(`  ${status.auth.signedIn ? `signed in${account}${expiryText(status.auth.expiresAt)}` : 'not signed in'}`);
+  }
   if (status.logPath) out(`  log: ${status.logPath}`);
   out(`  tools (${status.tools.length}):`);
   for (const tool of status.tools)

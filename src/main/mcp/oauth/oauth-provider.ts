@@ -1,5 +1,6 @@
 import { extractWWWAuthenticateParams, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { z } from 'zod';
 import type {
   OAuthClientInformationFull,
   OAuthClientInformationMixed,
@@ -178,9 +179,14 @@ export class McpOAuthProvider implements OAuthClientProvider {
     await this.persist();
   }
 
-  /** What the settings and `manus mcp list` show: signed in or not, and until when. */
-  signedIn(): { signedIn: boolean; expiresAt?: number } {
-    return { signedIn: Boolean(this.credentials.tokens), expiresAt: this.credentials.expiresAt };
+  /** What the settings and `manus mcp test` show: signed in or not, as whom (when the server says), until when. */
+  signedIn(): { signedIn: boolean; account?: string; expiresAt?: number } {
+    const account = accountOf(this.credentials.tokens?.id_token);
+    return {
+      signedIn: Boolean(this.credentials.tokens),
+      ...(account ? { account } : {}),
+      expiresAt: this.credentials.expiresAt,
+    };
   }
 
   private async persist(): Promise<void> {
@@ -192,4 +198,27 @@ export class McpOAuthProvider implements OAuthClientProvider {
 export function joinScopes(...lists: (string | undefined)[]): string | undefined {
   const scopes = [...new Set(lists.flatMap((list) => list?.split(' ').filter(Boolean) ?? []))];
   return scopes.length > 0 ? scopes.join(' ') : undefined;
+}
+
+const IdTokenClaimsSchema = z.object({
+  email: z.string().optional(),
+  preferred_username: z.string().optional(),
+  name: z.string().optional(),
+  sub: z.string().optional(),
+});
+
+/**
+ * Who an OpenID Connect ID token names, for display only: its signature is not checked, as nothing is granted
+ * on its word (the access token is what the server judges).
+ */
+function accountOf(idToken: string | undefined): string | undefined {
+  const payload = idToken?.split('.')[1];
+  if (!payload) return undefined;
+  try {
+    const claims = IdTokenClaimsSchema.safeParse(JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')));
+    if (!claims.success) return undefined;
+    return claims.data.email ?? claims.data.preferred_username ?? claims.data.name ?? claims.data.sub;
+  } catch {
+    return undefined;
+  }
 }

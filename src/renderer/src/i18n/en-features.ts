@@ -92,7 +92,8 @@ export const enFeatures = {
       signIn: {
         needed: 'Sign-in needed',
         signedIn: 'Signed in',
-        signedInUntil: 'Signed in · token valid until {{time}} (renewed automatically)',
+        signedInAs: 'Signed in as {{account}}',
+        validUntil: 'token valid until {{time}} (renewed automatically)',
         notSignedIn: 'Not signed in',
         waiting: 'Waiting for sign-in… finish it in the browser.',
         openAgain: 'Open the sign-in page',

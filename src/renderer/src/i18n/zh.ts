@@ -250,7 +250,8 @@ export const zh: Translation<typeof en & typeof enFeatures> = {
       signIn: {
         needed: '需要登录',
         signedIn: '已登录',
-        signedInUntil: '已登录 · 令牌有效期至 {{time}}（到期自动续期）',
+        signedInAs: '已登录为 {{account}}',
+        validUntil: '令牌有效期至 {{time}}（到期自动续期）',
         notSignedIn: '未登录',
         waiting: '等待登录…请在浏览器中完成。',
         openAgain: '打开登录页面',

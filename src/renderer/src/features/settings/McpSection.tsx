@@ -457,9 +457,16 @@ function McpSignIn({
     : auth.signInRequired
       ? t('settings.mcp.signIn.needed')
       : auth.signedIn
-        ? auth.expiresAt
-          ? t('settings.mcp.signIn.signedInUntil', { time: new Date(auth.expiresAt).toLocaleString() })
-          : t('settings.mcp.signIn.signedIn')
+        ? [
+            auth.account
+              ? t('settings.mcp.signIn.signedInAs', { account: auth.account })
+              : t('settings.mcp.signIn.signedIn'),
+            auth.expiresAt
+              ? t('settings.mcp.signIn.validUntil', { time: new Date(auth.expiresAt).toLocaleString() })
+              : undefined,
+          ]
+            .filter(Boolean)
+            .join(' · ')
         : t('settings.mcp.signIn.notSignedIn');
   return (
     <div className="mcp-sign-in" data-testid="mcp-sign-in" data-signed-in={auth.signedIn} data-waiting={waiting}>
