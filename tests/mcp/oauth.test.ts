@@ -177,6 +177,18 @@ describe('connections to a server behind OAuth', () => {
     expect((await admin().execute({}, createToolContext())).output).toBe('admin action done');
   });
 
+  it("never sends a server's tokens to another URL the same name is moved to", async () => {
+    const { auth, store } = await setup();
+    await signIn('remote', remote(auth), store).result;
+    const token = (await store.read('remote'))?.tokens?.access_token;
+    const elsewhere = await startTestAuthServer();
+    cleanups.push(() => elsewhere.close());
+    const manager = await managerWith(store, remote(elsewhere));
+    expect(manager.status('remote')?.auth).toMatchObject({ signedIn: false, signInRequired: true });
+    expect(elsewhere.presentedAuthorizations.join('\n')).not.toContain(token);
+    expect(elsewhere.tokenRequests).toEqual([]);
+  });
+
   it('after a refresh token stops working too, ask for a sign-in again', async () => {
     const { auth, store } = await setup();
     await signIn('remote', remote(auth), store).result;

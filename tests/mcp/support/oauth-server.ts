@@ -30,6 +30,8 @@ export interface TestAuthServer {
   authorizeRequests: URLSearchParams[];
   tokenRequests: TokenRequest[];
   registeredClients: OAuthClientInformationFull[];
+  /** the Authorization headers the MCP endpoint was sent */
+  presentedAuthorizations: string[];
   /** a client the server knows without registration */
   preRegister(client: { clientId: string; clientSecret?: string; authMethod: TokenRequest['clientAuth'] }): void;
   /** every access token issued so far stops working (as when they expire); refresh tokens still do */
@@ -56,6 +58,7 @@ export async function startTestAuthServer(options: { metadata?: 'oauth' | 'openi
   const authorizeRequests: URLSearchParams[] = [];
   const tokenRequests: TokenRequest[] = [];
   const registeredClients: OAuthClientInformationFull[] = [];
+  const presentedAuthorizations: string[] = [];
 
   const issue = (grant: Grant): OAuthTokens => {
     const accessToken = `at-${randomUUID()}`;
@@ -183,6 +186,10 @@ export async function startTestAuthServer(options: { metadata?: 'oauth' | 'openi
     next();
   });
   app.use(mcpAuthRouter({ provider, issuerUrl: new URL(origin), scopesSupported: [SCOPE] }));
+  app.post('/mcp', (req, _res, next) => {
+    if (req.headers.authorization) presentedAuthorizations.push(req.headers.authorization);
+    next();
+  });
   app.post(
     '/mcp',
     requireBearerAuth({ verifier: provider, requiredScopes: [SCOPE], resourceMetadataUrl }),
@@ -227,6 +234,7 @@ export async function startTestAuthServer(options: { metadata?: 'oauth' | 'openi
     authorizeRequests,
     tokenRequests,
     registeredClients,
+    presentedAuthorizations,
     preRegister: ({ clientId, clientSecret, authMethod }) => {
       clients.set(clientId, {
         client_id: clientId,
