@@ -86,6 +86,18 @@ describe('signing in to a remote MCP server (OAuth, against the SDK auth server 
     expect(sealed[0]).not.toContain(client.client_id);
   });
 
+  it('signs in to a server on the HTTP+SSE transport the same way, and its connection uses the tokens', async () => {
+    const { auth, store } = await setup();
+    const config = McpServerConfigSchema.parse({ type: 'sse', url: auth.sseUrl }) as RemoteServerConfig;
+    expect(await signIn('remote', config, store).result).toMatchObject({ status: 'signed_in' });
+    expect(auth.authorizeRequests[0].get('resource')).toBe(auth.sseUrl);
+    const manager = new McpManager(mkdtempSync(join(tmpdir(), 'manus-oauth-logs-')), { credentials: store });
+    cleanups.push(() => manager.close());
+    await manager.apply(McpSettingsSchema.parse({ servers: { remote: config } }));
+    const whoami = manager.mcpTools().find((tool) => tool.name === 'mcp_remote_whoami')!;
+    expect((await whoami.execute({}, createToolContext())).output).toMatch(/^client .+ with scopes mcp$/);
+  });
+
   it('finds the authorization server through OpenID discovery when it has no RFC 8414 metadata', async () => {
     const { auth, store } = await setup({ metadata: 'openid' });
     expect(await signIn('remote', remote(auth), store).result).toMatchObject({ status: 'signed_in' });

@@ -9,6 +9,7 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthClientInformationFull, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 
 const SCOPE = 'mcp';
 /** what `admin_action` needs on top: a call without it is refused with a step-up challenge */
@@ -24,8 +25,10 @@ export interface TokenRequest {
 }
 
 export interface TestAuthServer {
-  /** the protected MCP endpoint */
+  /** the protected MCP endpoint (streamable HTTP) */
   mcpUrl: string;
+  /** the same server over the older HTTP+SSE transport, a resource of its own */
+  sseUrl: string;
   origin: string;
   authorizeRequests: URLSearchParams[];
   tokenRequests: TokenRequest[];
@@ -50,6 +53,18 @@ interface Grant {
  * pieces. The protected-resource metadata sits at a path only the 401's WWW-Authenticate names, so a client finds
  * it by following the challenge; `metadata: 'openid'` serves only OpenID discovery for the authorization server.
  */
+/** The protected server's tools, answering for the token the request came with. */
+function whoamiServer(authInfo: AuthInfo | undefined): McpServer {
+  const server = new McpServer({ name: 'protected', version: '1.0.0' });
+  server.registerTool('whoami', { description: 'Which client is calling' }, async () => ({
+    content: [{ type: 'text', text: `client ${authInfo?.clientId} with scopes ${authInfo?.scopes.join(' ')}` }],
+  }));
+  server.registerTool('admin_action', { description: 'Needs the admin scope' }, async () => ({
+    content: [{ type: 'text', text: 'admin action done' }],
+  }));
+  return server;
+}
+
 export async function startTestAuthServer(options: { metadata?: 'oauth' | 'openid' } = {}): Promise<TestAuthServer> {
   const clients = new Map<string, OAuthClientInformationFull>();
   const codes = new Map<string, Grant & { challenge: string; redirectUri: string }>();
@@ -147,6 +162,11 @@ export async function startTestAuthServer(options: { metadata?: 'oauth' | 'openi
     token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
   };
 
+  const sseUrl = `${origin}/sse`;
+  const sseMetadataUrl = `${origin}/meta/protected-resource-sse`;
+  app.get('/meta/protected-resource-sse', (_req, res) => {
+    res.json({ resource: sseUrl, authorization_servers: [origin], scopes_supported: [SCOPE, ADMIN_SCOPE] });
+  });
   app.get('/meta/protected-resource', (_req, res) => {
     res.json({ resource: mcpUrl, authorization_servers: [origin], scopes_supported: [SCOPE, ADMIN_SCOPE] });
   });
@@ -213,14 +233,7 @@ export async function startTestAuthServer(options: { metadata?: 'oauth' | 'openi
       next();
     },
     async (req, res) => {
-      const server = new McpServer({ name: 'protected', version: '1.0.0' });
-      const clientId = req.auth?.clientId;
-      server.registerTool('whoami', { description: 'Which client is calling' }, async () => ({
-        content: [{ type: 'text', text: `client ${clientId} with scopes ${req.auth?.scopes.join(' ')}` }],
-      }));
-      server.registerTool('admin_action', { description: 'Needs the admin scope' }, async () => ({
-        content: [{ type: 'text', text: 'admin action done' }],
-      }));
+      const server = whoamiServer(req.auth);
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       res.on('close', () => void transport.close());
       await server.connect(transport);
@@ -228,8 +241,30 @@ export async function startTestAuthServer(options: { metadata?: 'oauth' | 'openi
     },
   );
 
+  const sseSessions = new Map<string, SSEServerTransport>();
+  const sseAuth = requireBearerAuth({
+    verifier: provider,
+    requiredScopes: [SCOPE],
+    resourceMetadataUrl: sseMetadataUrl,
+  });
+  app.get('/sse', sseAuth, async (req, res) => {
+    const transport = new SSEServerTransport('/messages', res);
+    sseSessions.set(transport.sessionId, transport);
+    res.on('close', () => sseSessions.delete(transport.sessionId));
+    await whoamiServer(req.auth).connect(transport);
+  });
+  app.post('/messages', sseAuth, express.json(), async (req, res) => {
+    const transport = sseSessions.get(String(req.query.sessionId));
+    if (!transport) {
+      res.status(404).end();
+      return;
+    }
+    await transport.handlePostMessage(req, res, req.body);
+  });
+
   return {
     mcpUrl,
+    sseUrl,
     origin,
     authorizeRequests,
     tokenRequests,
