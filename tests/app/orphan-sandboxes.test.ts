@@ -69,11 +69,12 @@ async function sandboxContainer(
   sessionId: string,
   options: { owner?: OwnerProcess; dataDir?: string; running?: boolean },
 ): Promise<string> {
+  const workspace = folder('manus-orphan-ws-');
   const spec = containerSpec(
     SandboxSettingsSchema.parse({}),
     sessionId,
-    folder('manus-orphan-ws-'),
-    sandboxIdentity(),
+    workspace,
+    sandboxIdentity(workspace),
     options.dataDir ? ownerLabelOf(options.dataDir) : undefined,
   );
   const labels = { ...spec.Labels };

@@ -53,7 +53,10 @@ describe('the Manus agent using the browser', () => {
         toolCalls: [{ name: 'terminate', arguments: JSON.stringify({ status: 'success' }) }],
       };
     };
-    harness = await startCoreHarness(script, { settings: { browser: { executablePath: CHROMIUM } } });
+    // the local site is on loopback: the user allows private addresses
+    harness = await startCoreHarness(script, {
+      settings: { browser: { executablePath: CHROMIUM, allowPrivateNetwork: true } },
+    });
     const { sessionId, done } = harness.service.start({ task: 'Sign up as grace on the local site' });
     expect(await done).toMatchObject({
       status: 'finished',

@@ -8,13 +8,16 @@ export const CHROMIUM = '/usr/bin/chromium';
 
 type ContextOptions = NonNullable<Parameters<typeof createToolContext>[0]>;
 
-/** A tool context whose browser is Debian's Chromium; extra browser settings merge in. */
+/**
+ * A tool context whose browser is Debian's Chromium; extra browser settings merge in. The fixture pages are
+ * served on loopback, so private addresses are allowed, as a user would allow them, unless the test says not.
+ */
 export function browserContext(options: ContextOptions = {}): TestToolContext {
   const settings = (options.settings ?? {}) as Record<string, unknown>;
   const browser = (settings.browser ?? {}) as Record<string, unknown>;
   return createToolContext({
     ...options,
-    settings: { ...settings, browser: { executablePath: CHROMIUM, ...browser } },
+    settings: { ...settings, browser: { executablePath: CHROMIUM, allowPrivateNetwork: true, ...browser } },
   });
 }
 

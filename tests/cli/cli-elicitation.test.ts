@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../../src/main/store/store.js';
-import { FileKeySecretBox } from '../../src/main/store/secrets.js';
+import { openSecretBox } from '../../src/main/store/secret-store.js';
 import { saveSettings } from '../../src/main/config/settings-store.js';
 import { CLI_PATH, collect, runCli } from '../support/cli.js';
 import { startFakeLlm, type FakeLlm, type Script } from '../support/fake-llm/index.js';
@@ -27,7 +27,7 @@ async function dataDirWithAskingServer(): Promise<{ dataDir: string; llm: FakeLl
   const llm = await startFakeLlm(bookingScript);
   const dataDir = mkdtempSync(join(tmpdir(), 'manus-cli-elicit-'));
   const store = openStore(dataDir);
-  saveSettings(store, FileKeySecretBox.inDataDir(dataDir), {
+  saveSettings(store, openSecretBox(dataDir), {
     mcp: {
       servers: { asking: { type: 'stdio', command: process.execPath, args: ['--import', 'tsx', ASKING_SERVER] } },
     },

@@ -193,6 +193,15 @@ describe('first run and settings', () => {
     await page.getByTestId('save-sandbox').click();
     await page.getByTestId('saved').waitFor();
 
+    // the browser stays off this computer and the local network until the user allows it
+    await page.locator('[data-tab="browser"]').click();
+    const privateNetwork = page.getByTestId('browser-private-network');
+    expect(await privateNetwork.isChecked()).toBe(false);
+    await privateNetwork.check();
+    await page.getByTestId('save-browser').click();
+    await page.getByTestId('saved').waitFor();
+    await watched!.screenshot('settings-browser');
+
     await page.locator('[data-tab="approval"]').click();
     await page.locator('[data-policy="risky"]').click();
     await expect.poll(() => page.locator('[data-policy="risky"]').getAttribute('class')).toContain('active');
@@ -215,6 +224,7 @@ describe('first run and settings', () => {
     const saved = await savedSettings();
     expect(saved.sandbox.memoryMb).toBe(2048);
     expect(saved.approval.policy).toBe('risky');
+    expect(saved.browser.allowPrivateNetwork).toBe(true);
   });
 });
 

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright';
 import type { Script } from '../support/fake-llm/index.js';
-import { FileKeySecretBox } from '../../src/main/store/secrets.js';
+import { openSecretBox } from '../../src/main/store/secret-store.js';
 import { credentialStoreIn } from '../../src/main/mcp/oauth/credential-store.js';
 import { startTestAuthServer, type TestAuthServer } from '../mcp/support/oauth-server.js';
 import { serveApp, type ServedApp } from './support/served-app.js';
@@ -92,7 +92,7 @@ describe('a remote MCP server behind OAuth, in the app (browser, manus serve)', 
       /^Signed in as ada@example\.com · token valid until /,
     );
     await watched.screenshot('mcp-signed-in');
-    const credentials = credentialStoreIn(app.dataDir, FileKeySecretBox.inDataDir(app.dataDir));
+    const credentials = credentialStoreIn(app.dataDir, openSecretBox(app.dataDir));
     const token = (await credentials.read('remote'))?.tokens?.access_token;
     expect(token).toMatch(/^at-/);
     // the token stays in the core: not in the page, not in the settings the page reads

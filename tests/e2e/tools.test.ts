@@ -134,7 +134,7 @@ describe('tool cards against manus serve', () => {
       (request) =>
         request.index < visits.length ? { toolCalls: [visits[request.index]] } : finish('Both pages seen.'),
       'Open both pages',
-      { config: { 'browser.executablePath': CHROMIUM_PATH } },
+      { config: { 'browser.executablePath': CHROMIUM_PATH, 'browser.allowPrivateNetwork': 'true' } },
     );
     const panel = page.page.getByTestId('browser-panel');
     await panel.waitFor();

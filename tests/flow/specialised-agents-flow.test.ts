@@ -56,7 +56,7 @@ describe('swe and browser agents in one flow (real sandbox and Chromium)', () =>
           return finish(`The widget costs ${price}.`);
         },
       }),
-      { settings: { browser: { executablePath: '/usr/bin/chromium' } } },
+      { settings: { browser: { executablePath: '/usr/bin/chromium', allowPrivateNetwork: true } } },
     );
     const started = harness.service.start({
       task: 'Write a script and check a price',

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../../src/main/store/store.js';
-import { FileKeySecretBox } from '../../src/main/store/secrets.js';
+import { openSecretBox } from '../../src/main/store/secret-store.js';
 import { credentialStoreIn } from '../../src/main/mcp/oauth/credential-store.js';
 import { runCli } from '../support/cli.js';
 import { startTestAuthServer } from './support/oauth-server.js';
@@ -90,7 +90,7 @@ describe('manus mcp login, logout and test with a server behind OAuth', () => {
     expect(login.stdout).toContain('Signed in to "remote"');
     expect(auth.registeredClients).toEqual([]);
     expect(auth.tokenRequests.map((request) => request.clientAuth)).toEqual(['client_secret_post']);
-    const credentials = credentialStoreIn(dataDir, FileKeySecretBox.inDataDir(dataDir));
+    const credentials = credentialStoreIn(dataDir, openSecretBox(dataDir));
     expect((await credentials.read('remote'))?.tokens?.access_token).toMatch(/^at-/);
 
     const logout = await manus(['mcp', 'logout', 'remote']);

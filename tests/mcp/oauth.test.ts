@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileKeySecretBox } from '../../src/main/store/secrets.js';
+import { openSecretBox } from '../../src/main/store/secret-store.js';
 import { credentialStoreIn, type McpCredentialStore } from '../../src/main/mcp/oauth/credential-store.js';
 import { signInToMcpServer, type RemoteServerConfig } from '../../src/main/mcp/oauth/sign-in.js';
 import { openInBrowser } from '../../src/main/mcp/oauth/open-browser.js';
@@ -21,7 +21,7 @@ afterEach(async () => {
 async function setup(options: Parameters<typeof startTestAuthServer>[0] = {}) {
   const auth = await startTestAuthServer(options);
   const dataDir = mkdtempSync(join(tmpdir(), 'manus-oauth-'));
-  const store = credentialStoreIn(dataDir, FileKeySecretBox.inDataDir(dataDir));
+  const store = credentialStoreIn(dataDir, openSecretBox(dataDir));
   cleanups.push(
     () => auth.close(),
     () => rmSync(dataDir, { recursive: true, force: true }),

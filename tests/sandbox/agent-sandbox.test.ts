@@ -55,6 +55,7 @@ describe('the agent uses the sandbox through the session service (scripted LLM)'
     ]);
     const workspace = harness.store.getSession(sessionId)?.workspace ?? '';
     expect(readFileSync(join(workspace, 'answer.txt'), 'utf8')).toBe('42');
-    expect(statSync(join(workspace, 'answer.txt')).uid).toBe(process.getuid?.());
+    // the session's own workspace: the host user's, or the image user's when the host user is root
+    expect(statSync(join(workspace, 'answer.txt')).uid).toBe(process.getuid?.() === 0 ? 1000 : process.getuid?.());
   });
 });

@@ -5,7 +5,7 @@ import { SandboxSettingsSchema } from '../../src/main/sandbox/sandbox-settings.j
 describe('sandbox container names', () => {
   it('differ for sessions whose ids share a long prefix, even within one millisecond', () => {
     const settings = SandboxSettingsSchema.parse({});
-    const identity = sandboxIdentity();
+    const identity = sandboxIdentity('/tmp/ws', { uid: 1000, gid: 1000 });
     const prefix = 'orphan-test-0b6a9f5e-3c1d-4f7a-9e2b-5d8c7a6b4e3f-';
     const names = new Set(
       ['live', 'gone', 'live', 'gone'].map(

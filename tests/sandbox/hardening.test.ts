@@ -179,16 +179,16 @@ describe('sandbox with network allowed in settings', () => {
 describe('sandbox identity for a non-root host user (the desktop case)', () => {
   it('runs as the host uid:gid, so files written in /workspace belong to that user', async () => {
     const hostUser = { uid: 4321, gid: 4321 };
-    const identity = sandboxIdentity(hostUser.uid, hostUser.gid);
-    expect(identity).toEqual({ user: '4321:4321', uid: 4321, gid: 4321 });
     const workspace = mkdtempSync(join(tmpdir(), 'manus-user-ws-'));
     chownSync(workspace, hostUser.uid, hostUser.gid);
+    expect(sandboxIdentity(workspace, hostUser)).toEqual({ user: '4321:4321', uid: 4321, gid: 4321 });
     const sandbox = new DockerSandbox({
       docker: dockerClient(),
       sessionId: `identity-test-${Date.now()}`,
       workspace,
       settings: SandboxSettingsSchema.parse({}),
-      identity,
+      managedWorkspace: false,
+      host: hostUser,
     });
     try {
       const { driver } = await sandbox.acquirePython();

@@ -84,7 +84,7 @@ describe('python_execute in the Docker sandbox', () => {
     expect(after.output).toContain('42');
   });
 
-  it('returns matplotlib figures as PNG images saved in the workspace, owned by the host user', async () => {
+  it('returns matplotlib figures as PNG images saved in the workspace, owned by the workspace folder’s owner', async () => {
     const result = await call(
       pythonExecuteTool,
       { code: 'import matplotlib.pyplot as plt\nplt.plot([1, 4, 9])\nplt.title("squares")\nplt.show()' },
@@ -98,11 +98,11 @@ describe('python_execute in the Docker sandbox', () => {
     expect(image?.path).toMatch(/^\/workspace\/figures\/figure-\d+\.png$/);
     const onHost = join(ctx.workspace, (image?.path ?? '').replace('/workspace/', ''));
     expect(readFileSync(onHost).subarray(0, 4)).toEqual(PNG_MAGIC);
-    expect(statSync(onHost).uid).toBe(process.getuid?.());
+    expect(statSync(onHost).uid).toBe(statSync(ctx.workspace).uid);
     expect(result.output).toContain(image?.path);
   });
 
-  it('files written in /workspace appear on the host owned by the host user', async () => {
+  it('files written in /workspace appear on the host owned by the workspace folder’s owner', async () => {
     await call(
       pythonExecuteTool,
       {
@@ -112,8 +112,8 @@ describe('python_execute in the Docker sandbox', () => {
     );
     const file = join(ctx.workspace, 'out/deep/data.csv');
     expect(readFileSync(file, 'utf8')).toBe('a,b\n1,2\n');
-    expect(statSync(file).uid).toBe(process.getuid?.());
-    expect(statSync(join(ctx.workspace, 'out')).uid).toBe(process.getuid?.());
+    expect(statSync(file).uid).toBe(statSync(ctx.workspace).uid);
+    expect(statSync(join(ctx.workspace, 'out')).uid).toBe(statSync(ctx.workspace).uid);
   });
 
   it('interrupts an infinite loop at the timeout and keeps the state', async () => {

@@ -1,7 +1,13 @@
 import { createServer, type Server, type Socket } from 'node:net';
-import { networkInterfaces } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { networkInterfaces, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { z } from 'zod';
+import { provideDataDir } from '../../src/main/config/session-settings.js';
 import { dockerClient } from '../../src/main/sandbox/engine.js';
+import { prepareManagedWorkspace } from '../../src/main/sandbox/workspace-owner.js';
+import { sessionWorkspaceDir } from '../../src/main/store/data-dir.js';
 import { removeSessionSandbox, liveDockerSandbox } from '../../src/main/sandbox/session-sandbox.js';
 import type { Tool, ToolResult } from '../../src/main/tool/tool.js';
 import { createToolContext, type TestToolContext } from '../support/tool-context.js';
@@ -22,8 +28,18 @@ export function textOf(result: ToolResult): string {
   return [result.output, result.error].filter(Boolean).join('\n');
 }
 
+/**
+ * A session in a fresh data folder. Without a workspace it gets the app's own one, made the way the app makes it
+ * (as root here, owned by the image's user); with one, the folder counts as chosen by the user.
+ */
 export function sandboxContext(options: SettingsInput = {}): TestToolContext {
-  return createToolContext(options);
+  const dataDir = mkdtempSync(join(tmpdir(), 'manus-data-'));
+  const sessionId = options.sessionId ?? randomUUID();
+  const workspace = options.workspace ?? sessionWorkspaceDir(dataDir, sessionId);
+  if (!options.workspace) prepareManagedWorkspace(workspace);
+  const ctx = createToolContext({ ...options, sessionId, workspace });
+  provideDataDir(ctx.resources, dataDir);
+  return ctx;
 }
 
 export async function closeSandbox(ctx: TestToolContext): Promise<void> {

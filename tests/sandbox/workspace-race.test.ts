@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -58,11 +58,14 @@ async function until(condition: () => boolean, what: string): Promise<void> {
   }
 }
 
-/** Runs a command in the session's container in the background, as the sandbox user. */
+/** Runs a command in the session's container in the background, as the sandbox user (the workspace folder's owner). */
 async function startInSandbox(ctx: TestToolContext, cmd: string[]): Promise<void> {
   const id = containerIdOf(ctx);
   if (!id) throw new Error('no container');
-  const exec = await dockerClient().getContainer(id).exec({ Cmd: cmd, AttachStdout: false, AttachStderr: false });
+  const { uid, gid } = lstatSync(ctx.workspace);
+  const exec = await dockerClient()
+    .getContainer(id)
+    .exec({ Cmd: cmd, User: `${uid}:${gid}`, AttachStdout: false, AttachStderr: false });
   await exec.start({ Detach: true });
 }
 

@@ -77,7 +77,9 @@ describe('settings secrets', () => {
       decrypt: (cipher) => cipher.slice(1),
     };
     const sealed = encryptSettingsSecrets({ llms: { a: { apiKey: 'k' } } }, safeStorageLike);
-    expect(() => decryptSettingsSecrets(sealed, box)).toThrow(/llms\.a\.apiKey was encrypted with "safe-storage"/);
+    expect(() => decryptSettingsSecrets(sealed, box)).toThrow(
+      /llms\.a\.apiKey cannot be read: it was encrypted with "safe-storage"/,
+    );
   });
 
   it('masks secrets for the renderer, showing at most the last 4 characters of long ones', () => {

@@ -10,6 +10,7 @@ import { exportSessionJson, exportSessionMarkdown } from '../store/export.js';
 import { deleteSessionEverywhere } from '../store/session-files.js';
 import { removeSessionSandbox } from '../sandbox/session-sandbox.js';
 import { collectSecrets, maskSecrets, restoreMaskedSecrets } from '../store/settings-secrets.js';
+import { environmentSecrets } from '../store/redact.js';
 import { createAppHandlers } from './app-handlers.js';
 import { attachmentNote, plannedUploadPaths, saveUploads } from '../workspace/workspace-files.js';
 
@@ -149,8 +150,8 @@ export function createCoreApi(options: CoreApiOptions): CoreApi {
     },
     exportSession: ({ sessionId, format }) => {
       const session = sessionOrThrow(sessionId);
-      // keys typed into settings never leave in an export, even if a tool echoed one
-      const secrets = collectSecrets(settings.read());
+      // keys typed into settings or set in the environment never leave in an export, even if a tool echoed one
+      const secrets = [...collectSecrets(settings.read()), ...environmentSecrets()];
       const stem = fileStem(session.title, sessionId);
       return format === 'json'
         ? {

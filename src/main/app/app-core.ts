@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { AppSettings } from '../config/settings.js';
-import { loadSettings, saveSettings } from '../config/settings-store.js';
+import { describeSettingsProblem, loadSettings, readSettings, saveSettings } from '../config/settings-store.js';
 import { applyLlmOverrides, llmOverridesFromEnv, type LlmOverrides } from '../config/llm-overrides.js';
 import { createLlm } from '../llm/client.js';
 import { closeSharedBrowsers } from '../browser/browser-launcher.js';
@@ -63,6 +63,16 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     onSessionLive: mcp.onSessionLive,
     prepareRun: async ({ sessionId, resources, emit }) => {
       unparkSandbox(sessionId);
+      // a broken setting does not stop the run: it runs on the default, and the person is told how to fix it
+      for (const problem of readSettings(store, secrets).problems) {
+        emit({
+          type: 'notice',
+          sessionId,
+          level: 'warning',
+          code: 'settings_problem',
+          text: describeSettingsProblem(problem),
+        });
+      }
       const manager = await mcp.ready(resources);
       for (const status of manager.statuses()) {
         if (status.status !== 'failed') continue;

@@ -1,6 +1,7 @@
 import type { Browser, LaunchOptions } from 'playwright';
 import type { BrowserSettings } from './browser-settings.js';
 import { findBrowserExecutable } from './find-browser-executable.js';
+import { chromiumSandboxDecision, probeSandboxHost, type SandboxHost } from './chromium-sandbox.js';
 
 /** Flags that keep a headless Chromium quiet: no GPU, no background calls home, no first-run UI. */
 const QUIET_ARGS = [
@@ -31,12 +32,19 @@ type LaunchSettings = Pick<
   'headless' | 'executablePath' | 'channel' | 'cdpUrl' | 'proxy' | 'extraArgs' | 'chromiumSandbox' | 'launchTimeoutMs'
 >;
 
-export function launchOptionsFor(settings: LaunchSettings): LaunchOptions {
+export function launchOptionsFor(
+  settings: LaunchSettings,
+  probeHost: (executablePath: string | undefined) => SandboxHost = probeSandboxHost,
+): LaunchOptions {
   const executable = findBrowserExecutable(settings);
   return {
     ...executable,
     headless: settings.headless,
-    chromiumSandbox: settings.chromiumSandbox,
+    // an explicit setting wins; otherwise the sandbox is on wherever this OS lets it start
+    chromiumSandbox:
+      settings.chromiumSandbox === 'auto'
+        ? chromiumSandboxDecision(probeHost(executable.executablePath)).enabled
+        : settings.chromiumSandbox === 'on',
     args: [...QUIET_ARGS, ...settings.extraArgs],
     proxy: settings.proxy,
     timeout: settings.launchTimeoutMs,
@@ -67,6 +75,14 @@ async function startBrowser(settings: LaunchSettings): Promise<Browser> {
     return await chromium.launch(options);
   } catch (error) {
     const binary = options.executablePath ?? `channel ${options.channel}`;
+    // Playwright puts the browser's own complaint in its log, after a generic first line
+    if (options.chromiumSandbox && /sandbox/i.test(String(error))) {
+      throw new Error(
+        `The browser (${binary}) could not start its sandbox on this system. Enable unprivileged user namespaces ` +
+          "or install Chromium's setuid chrome-sandbox helper, or set browser.chromiumSandbox to off to run without it.",
+        { cause: error },
+      );
+    }
     throw new Error(
       `The browser (${binary}) did not start: ${firstLine(error)}. ` +
         'Check browser.executablePath / browser.channel, or browser.headless=true when no display is available.',

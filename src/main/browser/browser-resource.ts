@@ -1,28 +1,78 @@
-import { defineResource } from '../session/resources.js';
+import { defineResource, type SessionResources } from '../session/resources.js';
 import { settingsOf } from '../config/session-settings.js';
-import { leaseBrowser } from './browser-launcher.js';
+import { leaseBrowser, type BrowserLease } from './browser-launcher.js';
 import { BrowserSession } from './browser-session.js';
+import { startEgressGuard, type EgressGuard } from './egress-guard.js';
+import { hostOf, nonPublicRange } from './address-policy.js';
+import { systemNetwork, type EgressNetwork } from './egress-network.js';
+
+const EGRESS_NETWORK_PROVISION = 'browser-egress-network';
+
+/**
+ * WebRTC sends UDP (STUN, ICE checks) to any address a page names, past every HTTP proxy, and Chrome takes its
+ * proxy-only policy from profile preferences Playwright cannot set: guarded pages get no peer connections.
+ * Init scripts run in every frame and popup before the page's own scripts.
+ */
+const WITHOUT_WEBRTC = `for (const name of ['RTCPeerConnection', 'webkitRTCPeerConnection']) delete globalThis[name];`;
+
+/** A resolver or connector for the browser's egress guard to use instead of the system's (tests give names addresses). */
+export function provideEgressNetwork(resources: SessionResources, network: Partial<EgressNetwork>): void {
+  resources.provide(EGRESS_NETWORK_PROVISION, network);
+}
+
+/** A browser on another machine cannot reach the guard on this one's loopback: every page would fail obscurely. */
+function refuseRemoteCdp(cdpUrl: string | undefined): void {
+  if (!cdpUrl || !URL.canParse(cdpUrl)) return;
+  const host = hostOf(new URL(cdpUrl));
+  if (host === 'localhost' || nonPublicRange(host) === 'loopback') return;
+  throw new Error(
+    `browser.cdpUrl connects to a browser on another machine (${host}), which cannot reach this app's network guard. ` +
+      'Use a browser on this machine, or set browser.allowPrivateNetwork to let that browser go where its own network goes.',
+  );
+}
 
 /** The session's browser context, created on the first browser action and closed with the session. */
 export const browserSessionResource = defineResource<BrowserSession>({
   name: 'browser',
   async create(owner) {
     const settings = settingsOf(owner.resources).browser;
-    const lease = await leaseBrowser(settings);
+    if (!settings.allowPrivateNetwork) refuseRemoteCdp(settings.cdpUrl);
+    // without the rule there is nothing to guard: the browser goes out as it always did (or via browser.proxy)
+    const guard: EgressGuard | undefined = settings.allowPrivateNetwork
+      ? undefined
+      : await startEgressGuard({
+          ...systemNetwork(settings.proxy),
+          ...owner.resources.provision<Partial<EgressNetwork>>(EGRESS_NETWORK_PROVISION),
+        });
+    const releaseGuard = async () => guard?.close();
+    let lease: BrowserLease;
+    try {
+      lease = await leaseBrowser(settings);
+    } catch (error) {
+      await releaseGuard();
+      throw error;
+    }
+    const release = async () => {
+      await releaseGuard();
+      await lease.release();
+    };
     try {
       const context = await lease.browser.newContext({
         viewport: settings.viewport,
         acceptDownloads: true,
         userAgent: settings.userAgent,
+        // naming <-loopback> makes even this computer's addresses go through the guard (Chromium skips them by default)
+        proxy: guard && { server: guard.proxyServer, bypass: '<-loopback>' },
       });
       try {
-        return await BrowserSession.open(context, settings, owner.workspace, lease.release);
+        if (guard) await context.addInitScript({ content: WITHOUT_WEBRTC });
+        return await BrowserSession.open(context, settings, owner.workspace, release, guard);
       } catch (error) {
         await context.close().catch(() => undefined);
         throw error;
       }
     } catch (error) {
-      await lease.release();
+      await release();
       throw error;
     }
   },

@@ -8,6 +8,7 @@ import { CLICK_LISTENER_TRACKER } from './dom-index-script.js';
 import { indexPage, type PageState } from './page-state.js';
 import { createFree } from '../workspace/free-name.js';
 import { WorkspaceRoot } from '../workspace/workspace-root.js';
+import type { EgressGuard } from './egress-guard.js';
 
 export interface DownloadOutcome {
   /** path relative to the workspace, when saved */
@@ -48,6 +49,8 @@ export class BrowserSession {
     readonly settings: BrowserSettings,
     readonly workspace: string,
     private readonly releaseBrowser: () => Promise<void>,
+    /** the proxy the context's traffic goes through; none when private addresses are allowed */
+    readonly egressGuard: EgressGuard | undefined,
   ) {}
 
   /** `releaseBrowser` is called once the context is closed (lets the shared browser close when idle). */
@@ -56,8 +59,9 @@ export class BrowserSession {
     settings: BrowserSettings,
     workspace: string,
     releaseBrowser: () => Promise<void>,
+    egressGuard?: EgressGuard,
   ): Promise<BrowserSession> {
-    const session = new BrowserSession(context, settings, workspace, releaseBrowser);
+    const session = new BrowserSession(context, settings, workspace, releaseBrowser, egressGuard);
     context.setDefaultTimeout(settings.actionTimeoutMs);
     context.setDefaultNavigationTimeout(settings.navigationTimeoutMs);
     await context.addInitScript({ content: CLICK_LISTENER_TRACKER });

@@ -15,9 +15,19 @@ export const BrowserSettingsSchema = z.object({
     .default({ width: 1280, height: 800 }),
   /** URL schemes the agent may open; http and https only unless the user allows more */
   allowedSchemes: z.array(z.string()).default(['http', 'https']),
+  /**
+   * Let pages reach loopback, link-local and private-network addresses (this computer's servers, the router);
+   * off so that a prompt-injected page cannot make the agent drive them
+   */
+  allowPrivateNetwork: z.boolean().default(false),
   maxContentLength: z.number().int().positive().default(20_000),
-  /** Chromium's own process sandbox; off by default because it cannot start as root or without user namespaces */
-  chromiumSandbox: z.boolean().default(false),
+  /**
+   * Chromium's own process sandbox: auto is on wherever it can start (see chromium-sandbox.ts). Saved settings
+   * hold the old default `false`, indistinguishable from a choice, so false reads as auto and true as on.
+   */
+  chromiumSandbox: z
+    .preprocess((value) => (value === true ? 'on' : value === false ? 'auto' : value), z.enum(['auto', 'on', 'off']))
+    .default('auto'),
   launchTimeoutMs: z.number().int().positive().default(30_000),
   navigationTimeoutMs: z.number().int().positive().default(30_000),
   /** clicks, typing and selections give up after this long */

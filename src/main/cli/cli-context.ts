@@ -1,7 +1,8 @@
 import { resolveDataDir } from '../store/data-dir.js';
 import { openStore } from '../store/store.js';
 import type { SessionStore } from '../store/store-api.js';
-import { FileKeySecretBox, type SecretBox } from '../store/secrets.js';
+import type { SecretBox } from '../store/secrets.js';
+import { openSecretBox } from '../store/secret-store.js';
 import type { AppSettings } from '../config/settings.js';
 import type { LlmOverrides } from '../config/llm-overrides.js';
 import { createAppCore, type AppCore } from '../app/app-core.js';
@@ -10,7 +11,7 @@ import { recoverDeadRuns } from '../session/run-markers.js';
 export interface CliContext {
   dataDir: string;
   store: SessionStore;
-  /** encrypts secrets in saved settings with a key file readable only by the user */
+  /** encrypts secrets in saved settings: the store the app uses too (OS keychain, else a key file) */
   secrets: SecretBox;
   close(): void;
 }
@@ -20,7 +21,7 @@ export function openCliContext(options: { dataDir?: string }): CliContext {
   const dataDir = resolveDataDir({ dataDir: options.dataDir });
   const store = openStore(dataDir);
   recoverDeadRuns(store, dataDir);
-  return { dataDir, store, secrets: FileKeySecretBox.inDataDir(dataDir), close: () => store.close() };
+  return { dataDir, store, secrets: openSecretBox(dataDir), close: () => store.close() };
 }
 
 export interface CoreOptions {

@@ -1,6 +1,7 @@
 import { CommanderError } from 'commander';
 import { createProgram } from './program.js';
 import { EXIT_CODES } from './run-session.js';
+import { environmentSecrets, redactText } from '../store/redact.js';
 
 /** Entry of the `manus` binary: any failure ends as one readable line (and a hint) with a non-zero code. */
 async function main(): Promise<void> {
@@ -18,8 +19,10 @@ async function main(): Promise<void> {
       return;
     }
     const failure = error as Error & { hint?: string };
-    process.stderr.write(`manus: ${failure.message}\n${failure.hint ? `  ${failure.hint}\n` : ''}`);
-    if (process.env.MANUS_DEBUG) process.stderr.write(`${failure.stack}\n`);
+    // a thrown error may quote a key it was given (a provider's reply, a server's message)
+    const redact = (text: string) => redactText(text, environmentSecrets());
+    process.stderr.write(redact(`manus: ${failure.message}\n${failure.hint ? `  ${failure.hint}\n` : ''}`));
+    if (process.env.MANUS_DEBUG) process.stderr.write(redact(`${failure.stack}\n`));
     process.exitCode = EXIT_CODES.usage;
   }
 }

@@ -3,7 +3,7 @@ import { credentialStoreIn } from '../mcp/oauth/credential-store.js';
 import { resolveDataDir } from '../store/data-dir.js';
 import { openStore } from '../store/store.js';
 import { electronSqliteBinding } from './native-sqlite.js';
-import { FileKeySecretBox, type SecretBox } from '../store/secrets.js';
+import { openSecretBox } from '../store/secret-store.js';
 import { createAppCore } from '../app/app-core.js';
 import { createCoreApi } from '../api/core-api.js';
 import { storedSettings } from '../api/settings-access.js';
@@ -37,9 +37,10 @@ if (!app.requestSingleInstanceLock()) {
       hardenDefaultSession();
       const dataDir = resolveDataDir();
       const store = openStore(dataDir, { nativeBinding: electronSqliteBinding() });
-      const secrets: SecretBox = SafeStorageSecretBox.isUsable()
-        ? new SafeStorageSecretBox()
-        : FileKeySecretBox.inDataDir(dataDir);
+      // the store the CLI uses too; values the app sealed with safeStorage before are still read, then moved
+      const secrets = openSecretBox(dataDir, {
+        older: SafeStorageSecretBox.isUsable() ? [new SafeStorageSecretBox()] : [],
+      });
       // the same core as the CLI and the web server: live settings, flows, MCP tools per session
       const core = createAppCore({ dataDir, store, secrets, humanAvailable: true });
       const api = createCoreApi({

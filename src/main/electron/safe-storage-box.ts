@@ -1,7 +1,10 @@
 import { safeStorage } from 'electron';
 import type { SecretBox } from '../store/secrets.js';
 
-/** Secrets encrypted by the OS keychain (Keychain, DPAPI, libsecret/kwallet) through Electron's safeStorage. */
+/**
+ * Secrets the desktop app encrypted with Electron's safeStorage before the shared store (`openSecretBox`) existed:
+ * read only, so they can move to the store the CLI reads too.
+ */
 export class SafeStorageSecretBox implements SecretBox {
   readonly kind = 'safe-storage';
 

@@ -15,6 +15,8 @@ export class AttemptScope {
     private readonly callerSignal: AbortSignal | undefined,
     private readonly idleTimeoutMs: number,
     private readonly model: string,
+    /** blanked out of the server's error text */
+    private readonly apiKey?: string,
   ) {
     this.stopWaiting = new Promise<never>((_, reject) => {
       this.controller.signal.addEventListener('abort', () => reject(this.abortError()), { once: true });
@@ -47,7 +49,7 @@ export class AttemptScope {
   /** The LlmError for whatever ended the attempt: our own abort reason wins over the SDK's error. */
   explain(error: unknown): LlmError {
     if (this.reason) return this.abortError();
-    return toLlmError(error, this.model);
+    return toLlmError(error, this.model, this.apiKey);
   }
 
   dispose(): void {

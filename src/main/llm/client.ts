@@ -215,7 +215,7 @@ export class LlmClient implements Llm {
     options: AskOptions,
     promptTokens: number,
   ): Promise<LlmReply> {
-    const scope = new AttemptScope(options.signal, this.config.requestTimeoutMs, this.model);
+    const scope = new AttemptScope(options.signal, this.config.requestTimeoutMs, this.model, this.config.apiKey);
     let raw: RawReply;
     try {
       if (options.stream === false) {

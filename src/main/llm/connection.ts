@@ -29,7 +29,7 @@ function parseConfig(config: LlmConfigInput) {
 export async function listModels(config: LlmConfigInput, options: ConnectionOptions = {}): Promise<string[]> {
   const parsed = parseConfig(config);
   const sdk = createSdkClient(parsed, options);
-  const scope = new AttemptScope(options.signal, parsed.requestTimeoutMs, parsed.model);
+  const scope = new AttemptScope(options.signal, parsed.requestTimeoutMs, parsed.model, parsed.apiKey);
   try {
     const page = await scope.race(sdk.models.list({ signal: scope.signal }));
     return page.data.map((model) => model.id).sort();
@@ -44,7 +44,7 @@ export async function listModels(config: LlmConfigInput, options: ConnectionOpti
 async function pingChat(config: LlmConfigInput, options: ConnectionOptions): Promise<void> {
   const parsed = parseConfig(config);
   const sdk = createSdkClient(parsed, options);
-  const scope = new AttemptScope(options.signal, parsed.requestTimeoutMs, parsed.model);
+  const scope = new AttemptScope(options.signal, parsed.requestTimeoutMs, parsed.model, parsed.apiKey);
   try {
     await scope.race(
       sdk.chat.completions.create(
@@ -59,8 +59,8 @@ async function pingChat(config: LlmConfigInput, options: ConnectionOptions): Pro
   }
 }
 
-function report(error: unknown, model: string): ConnectionReport {
-  const failure = toLlmError(error, model);
+function report(error: unknown, model: string, apiKey?: string): ConnectionReport {
+  const failure = toLlmError(error, model, apiKey);
   return { ok: false, error: `${failure.message}. ${failure.hint}`, code: failure.code };
 }
 
@@ -73,12 +73,12 @@ export async function testConnection(
   try {
     return { ok: true, models: await listModels(config, options) };
   } catch (error) {
-    if (!isLlmError(error, 'not_found')) return report(error, model);
+    if (!isLlmError(error, 'not_found')) return report(error, model, config.apiKey);
   }
   try {
     await pingChat(config, options);
     return { ok: true };
   } catch (error) {
-    return report(error, model);
+    return report(error, model, config.apiKey);
   }
 }

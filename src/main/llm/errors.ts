@@ -1,4 +1,5 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { redactText } from '../store/redact.js';
 
 export const LLM_ERROR_CODES = [
   'no_api_key',
@@ -146,19 +147,23 @@ function describeStatus(code: LlmErrorCode, status: number): string {
   }
 }
 
-/** Turn whatever the SDK or the network threw into an LlmError (already-LlmErrors pass through). */
-export function toLlmError(error: unknown, model: string): LlmError {
+/**
+ * Turn whatever the SDK or the network threw into an LlmError (already-LlmErrors pass through).
+ * Servers' text is cleared of `apiKey` and key-shaped strings: several echo the key in their 401 message.
+ */
+export function toLlmError(error: unknown, model: string, apiKey?: string): LlmError {
   if (error instanceof LlmError) return error;
+  const secrets = apiKey ? [apiKey] : [];
   if (error instanceof APIUserAbortError) return new LlmError('cancelled', 'request cancelled', { cause: error });
   if (error instanceof APIConnectionTimeoutError) {
     return new LlmError('timeout', `model ${model} did not answer in time`, { cause: error });
   }
   if (error instanceof APIConnectionError) {
     const reason = error.cause instanceof Error ? error.cause.message : error.message;
-    return new LlmError('network', `could not reach the endpoint (${reason})`, { cause: error });
+    return new LlmError('network', `could not reach the endpoint (${redactText(reason, secrets)})`, { cause: error });
   }
   if (error instanceof APIError && typeof error.status === 'number') {
-    const serverText = error.message.replace(/^\d{3}\s*/, '');
+    const serverText = redactText(error.message.replace(/^\d{3}\s*/, ''), secrets);
     const code = codeForStatus(error.status, `${error.code ?? ''} ${serverText}`);
     return new LlmError(code, `${describeStatus(code, error.status)} for model ${model}: ${serverText}`, {
       status: error.status,
@@ -167,9 +172,10 @@ export function toLlmError(error: unknown, model: string): LlmError {
     });
   }
   if (error instanceof APIError) {
-    return new LlmError('network', `the connection failed mid-reply (${error.message})`, { cause: error });
+    const reason = redactText(error.message, secrets);
+    return new LlmError('network', `the connection failed mid-reply (${reason})`, { cause: error });
   }
   // undici and the SDK's stream reader throw plain errors when a socket dies mid-reply
-  const message = error instanceof Error ? error.message : String(error);
+  const message = redactText(error instanceof Error ? error.message : String(error), secrets);
   return new LlmError('network', `the connection failed mid-reply (${message})`, { cause: error });
 }

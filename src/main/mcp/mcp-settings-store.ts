@@ -2,13 +2,13 @@ import type { SessionStore } from '../store/store-api.js';
 import type { SecretBox } from '../store/secrets.js';
 import { loadSettings, saveSettings } from '../store/settings-secrets.js';
 import { McpSettingsSchema, type McpSettings } from './mcp-settings.js';
+import { readSettings } from '../config/settings-store.js';
 
 type StoredSettings = Record<string, unknown>;
 
-/** The `mcp` section of the saved settings, credentials in headers/env decrypted. */
+/** The `mcp` section of the saved settings, credentials in headers/env decrypted (a broken value left at its default). */
 export function readMcpSettings(store: SessionStore, box: SecretBox): McpSettings {
-  const stored = (loadSettings(store, box) ?? {}) as StoredSettings;
-  return McpSettingsSchema.parse(stored.mcp ?? {});
+  return readSettings(store, box).settings.mcp;
 }
 
 /** Rewrites only the `mcp` section (validated first); the other sections are kept as stored. */

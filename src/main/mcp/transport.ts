@@ -9,6 +9,8 @@ import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerConfig } from './mcp-settings.js';
 import { findExecutable, mergePaths, userShellPath } from './command-resolution.js';
 import type { McpOAuthProvider } from './oauth/oauth-provider.js';
+import { CREDENTIAL_NAME, environmentSecrets, redactText } from '../store/redact.js';
+import { redactingLineStream } from '../store/redacting-stream.js';
 
 /** A transport ready to connect, plus the stdio child's pid once started (for diagnostics and tests). */
 export interface OpenedTransport {
@@ -50,7 +52,8 @@ export async function openTransport(
   }
   const { command, env } = await resolveLaunch(config);
   const transport = new StdioClientTransport({ command, args: config.args, env, cwd: config.cwd, stderr: 'pipe' });
-  pipeStderrToLog(transport, mcpLogPath(logDir, server), `${command} ${config.args.join(' ')}`);
+  const secrets = [...credentialValues(config.env), ...environmentSecrets()];
+  pipeStderrToLog(transport, mcpLogPath(logDir, server), `${command} ${config.args.join(' ')}`, secrets);
   return { transport, pid: () => transport.pid ?? undefined };
 }
 
@@ -70,10 +73,24 @@ async function resolveLaunch(config: Extract<McpServerConfig, { type: 'stdio' }>
   return { command, env };
 }
 
-function pipeStderrToLog(transport: StdioClientTransport, logPath: string, commandLine: string): void {
+/** The values of a server's env variables named like credentials: what it is most likely to print back. */
+function credentialValues(env: Record<string, string>): string[] {
+  return Object.entries(env)
+    .filter(([name]) => CREDENTIAL_NAME.test(name))
+    .map(([, value]) => value);
+}
+
+function pipeStderrToLog(
+  transport: StdioClientTransport,
+  logPath: string,
+  commandLine: string,
+  secrets: readonly string[],
+): void {
   mkdirSync(join(logPath, '..'), { recursive: true });
   const log = createWriteStream(logPath, { flags: 'a' });
   log.on('error', () => log.destroy());
-  log.write(`\n--- ${new Date().toISOString()} starting: ${commandLine}\n`);
-  transport.stderr?.pipe(log);
+  const redact = (text: string) => redactText(text, secrets);
+  log.write(redact(`\n--- ${new Date().toISOString()} starting: ${commandLine}\n`));
+  // a server that prints its token (or a key from its env) must not leave it in the log file
+  transport.stderr?.pipe(redactingLineStream(redact)).pipe(log);
 }

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type Docker from 'dockerode';
 import { currentProcess, type OwnerProcess } from '../process/owner-process.js';
 import type { SandboxSettings } from './sandbox-settings.js';
+import { SANDBOX_GID, SANDBOX_UID, folderOwner, hostUser } from './workspace-owner.js';
 
 export const SESSION_LABEL = 'manus.session';
 /** which data folder the container's session lives in: orphans are judged only against their own folder's sessions */
@@ -19,29 +20,38 @@ export const PID_NAMESPACE_LABEL = 'manus.owner.pidns';
 export const CONFIG_LABEL = 'manus.sandbox.config';
 export const CONTAINER_WORKSPACE = '/workspace';
 export const CONTAINER_HOME = '/home/sandbox';
-/** the image's unprivileged user, used when the host user is root (a sandbox never runs as root) */
-export const SANDBOX_UID = 1000;
-export const SANDBOX_GID = 1000;
 
 const MIB = 1024 * 1024;
+const NOBODY = 65534;
 
-/** Who the container processes run as, and whether workspace files must be handed back to the host user. */
+/** Who the container processes run as. */
 export interface SandboxIdentity {
   user: string;
   uid: number;
   gid: number;
-  /** host uid to give files back to after each call (only when the host user is root) */
-  reclaimToUid?: number;
 }
 
-/** Run as the host user so files in /workspace are theirs; as root on the host, run as the image's user and hand files back. */
-export function sandboxIdentity(
-  hostUid = process.getuid?.() ?? SANDBOX_UID,
-  hostGid = process.getgid?.() ?? SANDBOX_GID,
-): SandboxIdentity {
-  if (hostUid === 0)
-    return { user: `${SANDBOX_UID}:${SANDBOX_GID}`, uid: SANDBOX_UID, gid: SANDBOX_GID, reclaimToUid: 0 };
-  return { user: `${hostUid}:${hostGid}`, uid: hostUid, gid: hostGid };
+/**
+ * The host user, so files in /workspace are theirs. When the host user is root: the owner of the workspace folder, so
+ * what the agent makes belongs to whoever owns the folder and nothing is ever re-owned afterwards. A root-owned folder
+ * the user chose therefore runs as uid 0: with every capability dropped, no-new-privileges and a read-only root file
+ * system (containerSpec), that uid 0 has no power beyond the mode bits of the files it sees, and the only host files it
+ * sees are that folder's.
+ */
+export function sandboxIdentity(workspaceFolder: string, host = hostUser()): SandboxIdentity {
+  const { uid, gid } =
+    host === undefined ? { uid: SANDBOX_UID, gid: SANDBOX_GID } : host.uid === 0 ? folderOwner(workspaceFolder) : host;
+  return { user: `${uid}:${gid}`, uid, gid };
+}
+
+/** nobody, unless the sandbox itself runs as nobody */
+function keeperUser(identity: SandboxIdentity): string {
+  const uid = identity.uid === NOBODY ? NOBODY - 1 : NOBODY;
+  return `${uid}:${uid}`;
+}
+
+function fileSizeLimit(bytes: number): { Name: string; Soft: number; Hard: number } {
+  return { Name: 'fsize', Soft: bytes, Hard: bytes };
 }
 
 export function sandboxEnv(): string[] {
@@ -68,6 +78,7 @@ export function configFingerprint(settings: SandboxSettings, identity: SandboxId
     settings.pidsLimit,
     settings.network,
     settings.tmpfsMb,
+    settings.workspaceQuotaMb,
   ];
   return createHash('sha256')
     .update(JSON.stringify([...relevant, identity.user, workspace]))
@@ -123,8 +134,9 @@ export function containerSpec(
     // the container only idles; the work happens in attached execs that keep the session's state
     Cmd: ['sleep', 'infinity'],
     Entrypoint: [],
-    // never root inside: the host user's uid, or the image's unprivileged user
-    User: identity.user,
+    // only the idle keeper runs as the container's user; the drivers run as `identity` (the host user or the
+    // workspace folder's owner, see sandboxIdentity), so they cannot stop the container and can all be stopped at once
+    User: keeperUser(identity),
     WorkingDir: CONTAINER_WORKSPACE,
     Env: sandboxEnv(),
     Tty: false,
@@ -148,6 +160,8 @@ export function containerSpec(
       NanoCpus: Math.round(settings.cpus * 1e9),
       // a fork bomb hits this ceiling instead of the host's process table
       PidsLimit: settings.pidsLimit,
+      // no single file larger than the workspace quota (the quota watchdog bounds the rest)
+      ...(settings.workspaceQuotaMb > 0 ? { Ulimits: [fileSizeLimit(settings.workspaceQuotaMb * MIB)] } : {}),
       // no network unless the user allowed it for this session or in settings
       NetworkMode: settings.network ? 'bridge' : 'none',
       // reaps the zombies of background jobs

@@ -90,6 +90,40 @@ export async function runQuietly(container: Docker.Container, cmd: string[], use
   }
 }
 
+/** A short command in the container whose standard output is wanted; undefined when it failed, timed out or the target is gone. */
+export async function runForOutput(
+  docker: Docker,
+  container: Docker.Container,
+  cmd: string[],
+  user: string,
+  timeoutMs: number,
+): Promise<string | undefined> {
+  try {
+    const exec = await container.exec({ Cmd: cmd, User: user, AttachStdout: true, AttachStderr: true });
+    const stream = await exec.start({});
+    const stdout = new PassThrough();
+    const chunks: Buffer[] = [];
+    stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    docker.modem.demuxStream(stream, stdout, new PassThrough().resume());
+    const ended = new Promise((resolve) => {
+      stream.on('end', resolve);
+      stream.on('close', resolve);
+      stream.on('error', resolve);
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)));
+    const outcome = await Promise.race([ended, timedOut]);
+    clearTimeout(timer);
+    if (outcome === 'timeout') {
+      stream.destroy();
+      return undefined;
+    }
+    return (await exec.inspect()).ExitCode === 0 ? Buffer.concat(chunks).toString('utf8') : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** how long a SIGKILLed exec waits to see whether its whole container is going down */
 const CONTAINER_DOWN_GRACE_MS = 1_000;
 

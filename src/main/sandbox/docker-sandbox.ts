@@ -1,5 +1,6 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdirSync, realpathSync } from 'node:fs';
 import type Docker from 'dockerode';
+import { z } from 'zod';
 import { BashShell } from './bash-shell.js';
 import {
   CONFIG_LABEL,
@@ -8,20 +9,26 @@ import {
   configFingerprint,
   containerSpec,
   sandboxEnv,
+  sandboxIdentity,
   type SandboxIdentity,
 } from './container-spec.js';
-import { startDockerChannel } from './docker-channel.js';
+import { runForOutput, runQuietly, startDockerChannel } from './docker-channel.js';
 import { BASH_SHELL_SOURCE } from './drivers/bash-shell-source.js';
 import { PYTHON_REPL_SOURCE } from './drivers/python-repl-source.js';
+import { WORKSPACE_USAGE_SOURCE } from './drivers/workspace-usage-source.js';
 import { START_DOCKER_HINT, SandboxUnavailableError, errorText, requireEngine } from './engine.js';
 import { containerOwnership } from './orphan-sandboxes.js';
 import { PythonRepl } from './python-repl.js';
 import type { SandboxSettings } from './sandbox-settings.js';
 import { ensureImage } from './sandbox-image.js';
 import { stateLostNote, type Acquired, type ProgressListener, type Sandbox } from './sandbox.js';
-import { shareWorkspace } from './workspace-ownership.js';
+import { prepareManagedWorkspace, type FolderOwner } from './workspace-owner.js';
+import { WorkspaceQuotaWatch, type QuotaNotice } from './workspace-quota.js';
 
 const STOP_TIMEOUT_S = 2;
+/** a workspace that takes longer than this to measure is measured again later */
+const MEASURE_TIMEOUT_MS = 60_000;
+const WorkspaceUsageSchema = z.object({ bytes: z.number().int().nonnegative() });
 
 export interface DockerSandboxOptions {
   docker: Docker;
@@ -29,17 +36,28 @@ export interface DockerSandboxOptions {
   /** host folder bind-mounted at /workspace */
   workspace: string;
   settings: SandboxSettings;
-  identity: SandboxIdentity;
+  /** the app made this folder for the session (under the data folder), rather than the user choosing it */
+  managedWorkspace: boolean;
+  /** the user running the app (default: this process's) */
+  host?: FolderOwner;
   /** label of the data folder the session lives in (see OWNER_LABEL) */
   owner?: string;
 }
 
 interface LiveContainer {
   container: Docker.Container;
+  /** who its processes run as (the workspace folder's owner when the host user is root) */
+  identity: SandboxIdentity;
   /** changes when someone restarts the container under us: its processes (our drivers) are gone ('' until known) */
   startedAt: string;
   /** the first inspection after start, still under way while `startedAt` is '' */
   learning?: Promise<unknown>;
+}
+
+interface WorkspacePlacement {
+  /** the workspace folder, links in its path resolved */
+  folder: string;
+  identity: SandboxIdentity;
 }
 
 /** One session's container and its two long-lived drivers, created lazily and recovered when they die. */
@@ -56,6 +74,11 @@ export class DockerSandbox implements Sandbox {
   private idleTimer: NodeJS.Timeout | undefined;
   private containerLock: Promise<unknown> = Promise.resolve();
   private disposed = false;
+  private quota: WorkspaceQuotaWatch | undefined;
+  /** times the workspace quota stopped every sandbox process, and how many of those the model was told */
+  private breaches = 0;
+  private reportedBreaches = 0;
+  private lastBreach: QuotaNotice | undefined;
 
   constructor(private readonly options: DockerSandboxOptions) {}
 
@@ -95,6 +118,7 @@ export class DockerSandbox implements Sandbox {
     start: (live: LiveContainer) => Promise<T>,
   ): Promise<Acquired<T>> {
     this.beginCall();
+    const quotaMark = this.breaches;
     try {
       const existing = current();
       const acquired =
@@ -109,8 +133,8 @@ export class DockerSandbox implements Sandbox {
               this.lossReported[kind] = false;
               return { driver, notes };
             });
-      await this.shareWithSandbox();
-      return acquired;
+      const breach = this.unreportedBreach();
+      return { ...acquired, notes: breach ? [breach, ...acquired.notes] : acquired.notes, quotaMark };
     } catch (error) {
       await this.release();
       throw wrapEngineError(error);
@@ -120,7 +144,7 @@ export class DockerSandbox implements Sandbox {
   private openDriver(live: LiveContainer, source: string): ReturnType<typeof startDockerChannel> {
     return startDockerChannel(this.options.docker, live.container, {
       cmd: ['python3', '-u', '-c', source],
-      user: this.options.identity.user,
+      user: live.identity.user,
       env: sandboxEnv(),
       workingDir: CONTAINER_WORKSPACE,
     });
@@ -131,15 +155,24 @@ export class DockerSandbox implements Sandbox {
     this.lossReported[what] = true;
   }
 
+  async quotaAfterCall(quotaMark: number): Promise<QuotaNotice | undefined> {
+    await this.quota?.check();
+    if (this.breaches > quotaMark && this.lastBreach) {
+      this.reportedBreaches = this.breaches;
+      return this.lastBreach;
+    }
+    return this.quota?.overQuota();
+  }
+
   async release(): Promise<void> {
     this.activeCalls = Math.max(0, this.activeCalls - 1);
-    await this.shareWithSandbox();
     this.armIdleTimer();
   }
 
   async dispose(): Promise<void> {
     this.disposed = true;
     clearTimeout(this.idleTimer);
+    this.stopQuotaWatch();
     await this.stopDrivers();
     const live = this.live;
     this.live = undefined;
@@ -150,6 +183,7 @@ export class DockerSandbox implements Sandbox {
   async destroy(): Promise<void> {
     this.disposed = true;
     clearTimeout(this.idleTimer);
+    this.stopQuotaWatch();
     await this.stopDrivers();
     const live = this.live;
     this.live = undefined;
@@ -160,6 +194,7 @@ export class DockerSandbox implements Sandbox {
     if (this.disposed) throw new SandboxUnavailableError('This session has ended: its sandbox was shut down.');
     this.activeCalls++;
     clearTimeout(this.idleTimer);
+    this.quota?.hurry();
   }
 
   private armIdleTimer(): void {
@@ -172,6 +207,7 @@ export class DockerSandbox implements Sandbox {
   /** Stops the container unless a call is under way; the next call starts it again, saying state was reset. */
   async stopForIdle(): Promise<void> {
     if (this.activeCalls > 0 || !this.live) return;
+    this.stopQuotaWatch();
     await this.stopDrivers();
     this.stoppedForIdle = true;
     await this.live.container.stop({ t: STOP_TIMEOUT_S }).catch(() => undefined);
@@ -184,10 +220,40 @@ export class DockerSandbox implements Sandbox {
     await Promise.all(drivers.map((driver) => driver?.kill().catch(() => undefined)));
   }
 
-  /** as root on the host: files go back to the host user, with group access for the sandbox user (before and after calls) */
-  private async shareWithSandbox(): Promise<void> {
-    const { identity, workspace } = this.options;
-    if (identity.reclaimToUid !== undefined) await shareWorkspace(workspace, identity.reclaimToUid, identity.gid);
+  /** Watches the workspace's size while this container lives (see WorkspaceQuotaWatch). */
+  private async startQuotaWatch(live: LiveContainer): Promise<void> {
+    this.stopQuotaWatch();
+    const { docker, settings } = this.options;
+    if (settings.workspaceQuotaMb === 0) return;
+    const watch = new WorkspaceQuotaWatch({
+      quotaMb: settings.workspaceQuotaMb,
+      measure: () => measureWorkspace(docker, live.container, live.identity.user),
+      // every process of the sandbox's user; the keeper runs as another uid, so the container stays up
+      stopAll: async () => {
+        await runQuietly(live.container, ['kill', '-KILL', '-1'], live.identity.user);
+        // seen dead before the next call could pick them up (the notice says that all state was reset)
+        await this.stopDrivers();
+      },
+      busy: () => this.activeCalls > 0,
+      onBreach: (notice) => {
+        this.breaches++;
+        this.lastBreach = notice;
+      },
+    });
+    this.quota = watch;
+    await watch.start();
+  }
+
+  private stopQuotaWatch(): void {
+    this.quota?.stop();
+    this.quota = undefined;
+  }
+
+  /** A quota breach between calls (a background writer) is told to the next call. */
+  private unreportedBreach(): string | undefined {
+    if (this.breaches === this.reportedBreaches || !this.lastBreach) return undefined;
+    this.reportedBreaches = this.breaches;
+    return `[${this.lastBreach.text}]`;
   }
 
   private serialized<T>(work: () => Promise<T>): Promise<T> {
@@ -213,8 +279,9 @@ export class DockerSandbox implements Sandbox {
         await this.live.container.start().catch(() => undefined);
         const restarted = await inspectState(this.live.container);
         if (restarted?.running) {
-          this.live = { container: this.live.container, startedAt: restarted.startedAt };
+          this.live = { ...this.live, startedAt: restarted.startedAt, learning: undefined };
           this.stoppedForIdle = false;
+          await this.startQuotaWatch(this.live);
           const idleMinutes = Math.round(this.options.settings.idleTimeoutMs / 6000) / 10;
           notes.push(
             `[The sandbox had been stopped after ${idleMinutes} min without use (or to keep few idle sandboxes running) ` +
@@ -230,27 +297,45 @@ export class DockerSandbox implements Sandbox {
       );
       this.lossReported.python = true;
       this.lossReported.shell = true;
+      this.stopQuotaWatch();
       await this.live.container.remove({ force: true }).catch(() => undefined);
       this.live = undefined;
     }
+    const placement = this.placeWorkspace();
     // side by side: the engine check only adds its clearer error when the engine is down
-    const [, adopted] = await Promise.all([requireEngine(this.options.docker), this.adoptExisting()]);
+    const [, adopted] = await Promise.all([requireEngine(this.options.docker), this.adoptExisting(placement)]);
     if (adopted) {
       notes.push(
         "[Reconnected to this session's existing sandbox container: the Python interpreter and shell were restarted, " +
           'so earlier variables and shell state are gone; files in /workspace are kept.]',
       );
     }
-    this.live = adopted ?? (await this.createContainer(onProgress));
+    this.live = adopted ?? (await this.createContainer(placement, onProgress));
     this.stoppedForIdle = false;
+    await this.startQuotaWatch(this.live);
     return notes;
   }
 
-  /** A container this process left for this session (an earlier turn) is reused when it was made with the same settings. */
-  private async adoptExisting(): Promise<LiveContainer | undefined> {
-    const { docker, sessionId, settings, identity, workspace } = this.options;
+  /** The folder to mount and who runs in it, read afresh whenever a container is adopted or made. */
+  private placeWorkspace(): WorkspacePlacement {
+    const { workspace, managedWorkspace, host } = this.options;
+    try {
+      if (managedWorkspace) prepareManagedWorkspace(workspace, host);
+      else mkdirSync(workspace, { recursive: true });
+      // links in the path the user named are resolved once: the folder whose owner is read is the folder mounted
+      const folder = realpathSync(workspace);
+      return { folder, identity: sandboxIdentity(folder, host) };
+    } catch (error) {
+      throw new SandboxUnavailableError(`The workspace folder ${workspace} cannot be used: ${errorText(error)}`);
+    }
+  }
+
+  /** A container this session left behind (earlier turn, app restart) is reused when it was made with the same settings. */
+  private async adoptExisting({ folder, identity }: WorkspacePlacement): Promise<LiveContainer | undefined> {
+    const { docker, sessionId, settings } = this.options;
     const found = await docker.listContainers({ all: true, filters: { label: [`${SESSION_LABEL}=${sessionId}`] } });
-    const fingerprint = configFingerprint(settings, identity, workspace);
+    // a container made for another uid, folder or settings is replaced
+    const fingerprint = configFingerprint(settings, identity, folder);
     let adopted: LiveContainer | undefined;
     for (const info of found) {
       const ownership = containerOwnership(info.Labels);
@@ -264,21 +349,21 @@ export class DockerSandbox implements Sandbox {
       }
       if (info.State !== 'running') await container.start().catch(() => undefined);
       const state = await inspectState(container);
-      if (state?.running) adopted = { container, startedAt: state.startedAt };
+      if (state?.running) adopted = { container, identity, startedAt: state.startedAt };
       else await container.remove({ force: true }).catch(() => undefined);
     }
     return adopted;
   }
 
-  private async createContainer(onProgress?: ProgressListener): Promise<LiveContainer> {
-    const { docker, sessionId, settings, identity, workspace } = this.options;
-    await Promise.all([
-      ensureImage(docker, settings.image, onProgress),
-      mkdir(workspace, { recursive: true }).then(() => this.shareWithSandbox()),
-    ]);
+  private async createContainer(
+    { folder, identity }: WorkspacePlacement,
+    onProgress?: ProgressListener,
+  ): Promise<LiveContainer> {
+    const { docker, sessionId, settings } = this.options;
+    await ensureImage(docker, settings.image, onProgress);
     onProgress?.('Starting the sandbox container');
     const container = await docker.createContainer(
-      containerSpec(settings, sessionId, workspace, identity, this.options.owner),
+      containerSpec(settings, sessionId, folder, identity, this.options.owner),
     );
     try {
       await container.start();
@@ -286,13 +371,34 @@ export class DockerSandbox implements Sandbox {
       await container.remove({ force: true }).catch(() => undefined);
       throw new SandboxUnavailableError(`The sandbox container could not start: ${errorText(error)}`);
     }
-    const live: LiveContainer = { container, startedAt: '' };
+    const live: LiveContainer = { container, identity, startedAt: '' };
     // learnt in the background: the first driver need not wait for it (a container that died at once fails its exec)
     live.learning = inspectState(container).then((state) => {
       if (state) live.startedAt = state.startedAt;
       live.learning = undefined;
     });
     return live;
+  }
+}
+
+/** The workspace's size, measured inside the container as the sandbox's user (see WORKSPACE_USAGE_SOURCE). */
+async function measureWorkspace(
+  docker: Docker,
+  container: Docker.Container,
+  user: string,
+): Promise<number | undefined> {
+  const output = await runForOutput(
+    docker,
+    container,
+    ['python3', '-c', WORKSPACE_USAGE_SOURCE],
+    user,
+    MEASURE_TIMEOUT_MS,
+  );
+  if (output === undefined) return undefined;
+  try {
+    return WorkspaceUsageSchema.parse(JSON.parse(output)).bytes;
+  } catch {
+    return undefined;
   }
 }
 

@@ -1,10 +1,12 @@
 import { spawn } from 'node:child_process';
 import { LineSplitter, type ProcessChannel, type ProcessExit } from './process-channel.js';
+import { localDriverEnvironment } from './local-environment.js';
 
 export interface LocalProcessSpec {
   command: string;
   args: string[];
   cwd: string;
+  /** the driver's own variables; of the app's environment it gets only `localDriverEnvironment`'s short list */
   env: Record<string, string>;
 }
 
@@ -12,7 +14,8 @@ export interface LocalProcessSpec {
 export function startLocalChannel(spec: LocalProcessSpec): ProcessChannel {
   const child = spawn(spec.command, spec.args, {
     cwd: spec.cwd,
-    env: { ...process.env, ...spec.env },
+    // the agent's code must not read the app's API keys and tokens from its environment
+    env: localDriverEnvironment(spec.env),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   const lineListeners: ((line: string) => void)[] = [];

@@ -5,6 +5,7 @@ import { PYTHON_REPL_SOURCE } from './drivers/python-repl-source.js';
 import { startLocalChannel } from './local-channel.js';
 import { PythonRepl } from './python-repl.js';
 import { stateLostNote, type Acquired, type Sandbox } from './sandbox.js';
+import type { QuotaNotice } from './workspace-quota.js';
 
 export const LOCAL_SANDBOX_WARNING =
   'Sandbox mode is "local": Python and shell commands run directly on this computer, as your user, with no isolation ' +
@@ -57,11 +58,11 @@ export class LocalSandbox implements Sandbox {
   ): Promise<Acquired<T>> {
     const next = this.starting.then(async () => {
       const previous = current();
-      if (previous?.alive) return { driver: previous, notes: [] };
+      if (previous?.alive) return { driver: previous, notes: [], quotaMark: 0 };
       const notes = previous && !this.lossReported[kind] ? [stateLostNote(kind, 'it stopped between calls')] : [];
       const driver = await start();
       this.lossReported[kind] = false;
-      return { driver, notes };
+      return { driver, notes, quotaMark: 0 };
     });
     this.starting = next.catch(() => undefined);
     return next;
@@ -69,6 +70,11 @@ export class LocalSandbox implements Sandbox {
 
   markLossReported(what: 'python' | 'shell'): void {
     this.lossReported[what] = true;
+  }
+
+  /** no quota here: code on the host can write anywhere, so a limit on the workspace would promise nothing */
+  quotaAfterCall(): Promise<QuotaNotice | undefined> {
+    return Promise.resolve(undefined);
   }
 
   async release(): Promise<void> {}

@@ -1,5 +1,6 @@
 import type { BashShell } from './bash-shell.js';
 import type { PythonRepl } from './python-repl.js';
+import type { QuotaNotice } from './workspace-quota.js';
 
 export type ProgressListener = (text: string) => void;
 
@@ -7,6 +8,8 @@ export type ProgressListener = (text: string) => void;
 export interface Acquired<T> {
   driver: T;
   notes: string[];
+  /** where the workspace quota watchdog stood when the call began (see quotaAfterCall) */
+  quotaMark: number;
 }
 
 /** Where a session's code runs: a hardened container (docker) or, by explicit opt-in, the host (local). */
@@ -18,7 +21,9 @@ export interface Sandbox {
   acquireShell(onProgress?: ProgressListener): Promise<Acquired<BashShell>>;
   /** the call that saw a driver die told the model already; the next acquire need not say it again */
   markLossReported(what: 'python' | 'shell'): void;
-  /** the caller is done with the driver for now (restarts the idle clock, hands files back to the host user) */
+  /** measures the workspace once more at the end of a call: what the call that acquired with `quotaMark` must tell */
+  quotaAfterCall(quotaMark: number): Promise<QuotaNotice | undefined>;
+  /** the caller is done with the driver for now (restarts the idle clock) */
   release(): Promise<void>;
   /** the session ended for now: stop processes (a docker container is stopped, kept for the session's next turn) */
   dispose(): Promise<void>;

@@ -2,7 +2,8 @@ import type Docker from 'dockerode';
 import { dataDirOf, settingsOf } from '../config/session-settings.js';
 import { defineResource } from '../session/resources.js';
 import type { ToolContext } from '../tool/tool.js';
-import { SESSION_LABEL, ownerLabelOf, sandboxIdentity } from './container-spec.js';
+import { isManagedWorkspace } from '../store/data-dir.js';
+import { SESSION_LABEL, ownerLabelOf } from './container-spec.js';
 import { DockerSandbox } from './docker-sandbox.js';
 import { dockerClient } from './engine.js';
 import { LOCAL_SANDBOX_WARNING, LocalSandbox } from './local-sandbox.js';
@@ -25,7 +26,7 @@ export const sandboxResource = defineResource<Sandbox>({
       sessionId: owner.sessionId,
       workspace: owner.workspace,
       settings,
-      identity: sandboxIdentity(),
+      managedWorkspace: dataDir !== undefined && isManagedWorkspace(dataDir, owner.sessionId, owner.workspace),
       owner: dataDir ? ownerLabelOf(dataDir) : undefined,
     });
     liveSandboxes.set(owner.sessionId, sandbox);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { CoreEvent, CoreEventInput, SessionInfo, SessionMode, UsageTotals } from '../../shared/events.js';
 import { createAgent } from '../agent/agent-factory.js';
 import { RunCancelledError } from '../agent/errors.js';
@@ -11,6 +11,10 @@ import type { LlmConfig } from '../config/llm-config.js';
 import { EventBus, type EventListener } from '../events/event-bus.js';
 import type { Llm } from '../llm/types.js';
 import type { SessionStore } from '../store/store-api.js';
+import { sessionWorkspaceDir } from '../store/data-dir.js';
+import { prepareManagedWorkspace } from '../sandbox/workspace-owner.js';
+import { SecretRedactor } from '../store/redact.js';
+import { collectSecrets } from '../store/settings-secrets.js';
 import { createApprovalGate } from '../approval/approval-gate.js';
 import { provideToolGate, type ToolGate } from '../approval/tool-gate.js';
 import type { AnyTool } from '../tool/tool.js';
@@ -70,10 +74,12 @@ export function registerModeRunner(mode: SessionMode, runner: ModeRunner): void 
 
 export class SessionService {
   private readonly bus: EventBus;
+  /** knows the environment's secrets from the start and each turn's settings secrets as it begins */
+  private readonly redactor = new SecretRedactor();
   private readonly live = new Map<string, LiveSession>();
 
   constructor(private readonly options: SessionServiceOptions) {
-    this.bus = new EventBus(options.store);
+    this.bus = new EventBus(options.store, this.redactor);
     this.markDeadRunsInterrupted();
   }
 
@@ -186,8 +192,9 @@ export class SessionService {
 
   private createSession(request: StartTaskRequest, mode: SessionMode, model: string): SessionInfo {
     const id = randomUUID();
-    const workspace = request.workspace ? resolve(request.workspace) : join(this.options.dataDir, 'workspaces', id);
-    mkdirSync(workspace, { recursive: true });
+    const workspace = request.workspace ? resolve(request.workspace) : sessionWorkspaceDir(this.options.dataDir, id);
+    if (request.workspace) mkdirSync(workspace, { recursive: true });
+    else prepareManagedWorkspace(workspace);
     return this.store.createSession({ id, title: titleOf(request.task), mode, model, workspace, status: 'running' });
   }
 
@@ -201,6 +208,8 @@ export class SessionService {
   }
 
   private liveSession(session: SessionInfo, settings: AppSettings): LiveSession {
+    // the keys this turn runs with are redacted from everything it emits
+    this.redactor.remember(collectSecrets(settings));
     let live = this.live.get(session.id);
     if (!live) {
       const resources = new SessionResources(session.id, session.workspace);
@@ -295,7 +304,9 @@ export class SessionService {
     });
   }
 
-  private settle(sessionId: string, result: RunResult): RunResult {
+  private settle(sessionId: string, outcome: RunResult): RunResult {
+    // the result goes to the caller too (the CLI prints a failure's first line), not only into events
+    const result = this.redactor.deep(outcome);
     const session = this.store.updateSession(sessionId, { status: result.status });
     this.emit({ type: 'session', sessionId, action: 'status', session });
     this.emit({ type: 'done', sessionId, status: result.status, result: result.result });

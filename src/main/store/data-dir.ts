@@ -50,3 +50,8 @@ export function resolveDataDir(options: DataDirOptions = {}): string {
 export function sessionWorkspaceDir(dataDir: string, sessionId: string): string {
   return path.join(dataDir, WORKSPACES_FOLDER_NAME, sessionId);
 }
+
+/** The session's workspace is the one the app made for it (not a folder the user chose). */
+export function isManagedWorkspace(dataDir: string, sessionId: string, workspace: string): boolean {
+  return path.resolve(workspace) === path.resolve(sessionWorkspaceDir(dataDir, sessionId));
+}

@@ -2,12 +2,14 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** Encrypts secrets at rest. The CLI uses a key file; the Electron shell supplies one backed by `safeStorage`. */
+/** Encrypts secrets at rest (see `openSecretBox`: a key in the OS keychain, else a key file). */
 export interface SecretBox {
   /** names the scheme, so a value encrypted by one box is not fed to another */
   readonly kind: string;
   encrypt(plain: string): string;
   decrypt(cipher: string): string;
+  /** boxes of earlier schemes whose values this one still reads (they are re-encrypted with this one on save) */
+  readonly older?: readonly SecretBox[];
 }
 
 export const SECRET_KEY_FILE_NAME = 'secret.key';
@@ -28,7 +30,7 @@ function createKeyFile(file: string): void {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   try {
     // 'wx': two processes starting at once must not each write their own key
-    fs.writeFileSync(file, randomBytes(KEY_BYTES).toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
+    fs.writeFileSync(file, randomSecretKey().toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
@@ -51,18 +53,19 @@ function readKeyFile(file: string): Buffer {
   return key;
 }
 
-/** AES-256-GCM with a random key kept in `<dataDir>/secret.key` (mode 0600). */
-export class FileKeySecretBox implements SecretBox {
-  readonly kind = 'file-key';
-  private readonly key: Buffer;
+export function randomSecretKey(): Buffer {
+  return randomBytes(KEY_BYTES);
+}
 
-  constructor(readonly keyFile: string) {
-    if (!fs.existsSync(keyFile)) createKeyFile(keyFile);
-    this.key = readKeyFile(keyFile);
-  }
-
-  static inDataDir(dataDir: string): FileKeySecretBox {
-    return new FileKeySecretBox(path.join(dataDir, SECRET_KEY_FILE_NAME));
+/** AES-256-GCM with a 32-byte key; `keyPlace` names where the key lives, for the error a wrong key gives. */
+export class AesGcmSecretBox implements SecretBox {
+  constructor(
+    readonly kind: string,
+    private readonly key: Buffer,
+    private readonly keyPlace: string,
+    readonly older: readonly SecretBox[] = [],
+  ) {
+    if (key.length !== KEY_BYTES) throw new SecretKeyFileError(`${keyPlace} does not hold a ${KEY_BYTES}-byte key`);
   }
 
   encrypt(plain: string): string {
@@ -74,7 +77,7 @@ export class FileKeySecretBox implements SecretBox {
 
   decrypt(encrypted: string): string {
     if (!encrypted.startsWith(FORMAT_PREFIX)) {
-      throw new Error('Cannot decrypt: not a value encrypted by the file-key secret box');
+      throw new Error(`Cannot decrypt: not a value encrypted by the ${this.kind} secret box`);
     }
     const packed = Buffer.from(encrypted.slice(FORMAT_PREFIX.length), 'base64');
     if (packed.length < IV_BYTES + TAG_BYTES) throw new Error('Cannot decrypt: the encrypted value is truncated');
@@ -83,7 +86,22 @@ export class FileKeySecretBox implements SecretBox {
     try {
       return Buffer.concat([decipher.update(packed.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
     } catch {
-      throw new Error(`Cannot decrypt: the value was encrypted with another key than ${this.keyFile}, or altered`);
+      throw new Error(`Cannot decrypt: the value was encrypted with another key than ${this.keyPlace}, or altered`);
     }
+  }
+}
+
+/** AES-256-GCM with a random key kept in `<dataDir>/secret.key` (mode 0600): where no OS keychain is usable. */
+export class FileKeySecretBox extends AesGcmSecretBox {
+  constructor(
+    readonly keyFile: string,
+    older: readonly SecretBox[] = [],
+  ) {
+    if (!fs.existsSync(keyFile)) createKeyFile(keyFile);
+    super('file-key', readKeyFile(keyFile), keyFile, older);
+  }
+
+  static inDataDir(dataDir: string): FileKeySecretBox {
+    return new FileKeySecretBox(path.join(dataDir, SECRET_KEY_FILE_NAME));
   }
 }

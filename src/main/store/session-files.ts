@@ -1,7 +1,6 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import type { SessionStore } from './store-api.js';
-import { sessionWorkspaceDir } from './data-dir.js';
+import { isManagedWorkspace } from './data-dir.js';
 import { SessionNotFoundError } from './store-errors.js';
 
 export interface SessionDeletion {
@@ -13,17 +12,13 @@ export interface SessionDeletion {
   workspaceKeptBecause?: string;
 }
 
-function isOwnWorkspace(dataDir: string, sessionId: string, workspace: string): boolean {
-  return path.resolve(workspace) === path.resolve(sessionWorkspaceDir(dataDir, sessionId));
-}
-
 /** Deletes a session's rows and its own workspace folder; a folder the user chose is never touched. */
 export function deleteSessionEverywhere(store: SessionStore, dataDir: string, sessionId: string): SessionDeletion {
   const session = store.getSession(sessionId);
   if (!session) throw new SessionNotFoundError(sessionId);
   store.deleteSession(sessionId);
   const workspace = session.workspace;
-  if (!isOwnWorkspace(dataDir, sessionId, workspace)) {
+  if (!isManagedWorkspace(dataDir, sessionId, workspace)) {
     return {
       sessionId,
       workspace,

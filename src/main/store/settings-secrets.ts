@@ -1,3 +1,4 @@
+import { CREDENTIAL_NAME } from './redact.js';
 import type { SecretBox } from './secrets.js';
 import type { SessionStore } from './store-api.js';
 
@@ -12,8 +13,6 @@ const ENCRYPTED_PREFIX = 'enc:';
 
 /** Fields whose value is a secret wherever they appear (llms.*.apiKey, browser.proxy.password, mcp.servers.*.oauth.clientSecret...). */
 const SECRET_FIELD_NAMES = new Set(['apiKey', 'password', 'clientSecret']);
-/** MCP server headers and env variables whose name says they carry a credential */
-const CREDENTIAL_NAME = /authorization|token|secret|passw(or)?d|api[-_]?key|credential|cookie/i;
 
 function isSecretPath(keys: readonly string[]): boolean {
   const name = keys[keys.length - 1];
@@ -52,19 +51,79 @@ export function encryptSettingsSecrets<T>(settings: T, box: SecretBox): T {
   );
 }
 
-/** Values stored before encryption existed (plain text) are returned as they are; the next save encrypts them. */
-export function decryptSettingsSecrets<T>(settings: T, box: SecretBox): T {
-  return mapSecrets(settings, (secret, keys) => {
+/** A secret that could not be decrypted: where it is and why. */
+export interface UnreadableSecret {
+  path: string;
+  reason: string;
+}
+
+export interface OpenedSecrets<T> {
+  /** the settings with their secrets decrypted; an unreadable one is left out */
+  settings: T;
+  unreadable: UnreadableSecret[];
+  /** some values were encrypted by an older box: saving again moves them to `box` */
+  usedOlder: boolean;
+}
+
+/** The boxes able to read a value of `kind`: this one, then the older schemes it still reads. */
+function boxForKind(box: SecretBox, kind: string): SecretBox | undefined {
+  return [box, ...(box.older ?? [])].find((candidate) => candidate.kind === kind);
+}
+
+/**
+ * Decrypts every secret it can; one that cannot be (a lost key, another machine's keychain) is reported and
+ * left out rather than failing the whole settings. Values stored before encryption existed come back as they are.
+ */
+export function openSettingsSecrets<T>(settings: T, box: SecretBox): OpenedSecrets<T> {
+  const unreadable: UnreadableSecret[] = [];
+  let usedOlder = false;
+  const opened = mapSecrets(settings, (secret, keys) => {
     if (!isEncryptedSecret(secret)) return secret;
     const rest = secret.slice(ENCRYPTED_PREFIX.length);
     const kind = rest.slice(0, rest.indexOf(':'));
-    if (kind !== box.kind) {
-      throw new Error(
-        `The setting ${keys.join('.')} was encrypted with "${kind}" and cannot be read with "${box.kind}"; enter it again`,
+    const reader = boxForKind(box, kind);
+    try {
+      if (!reader)
+        throw new Error(`it was encrypted with "${kind}", which cannot be read here (this uses "${box.kind}")`);
+      const plain = reader.decrypt(rest.slice(kind.length + 1));
+      if (reader !== box) usedOlder = true;
+      return plain;
+    } catch (error) {
+      unreadable.push({ path: keys.join('.'), reason: (error as Error).message });
+      return UNREADABLE;
+    }
+  });
+  return { settings: dropUnreadable(opened), unreadable, usedOlder };
+}
+
+/** marks a secret to leave out; not a string a person could type */
+const UNREADABLE = '\u0000unreadable\u0000';
+
+function dropUnreadable<T>(value: T): T {
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (node !== null && typeof node === 'object') {
+      return Object.fromEntries(
+        Object.entries(node)
+          .filter(([, child]) => child !== UNREADABLE)
+          .map(([key, child]) => [key, walk(child)]),
       );
     }
-    return box.decrypt(rest.slice(kind.length + 1));
-  });
+    return node;
+  };
+  return walk(value) as T;
+}
+
+/** Every secret decrypted, or an error naming the first one that cannot be. */
+export function decryptSettingsSecrets<T>(settings: T, box: SecretBox): T {
+  const opened = openSettingsSecrets(settings, box);
+  const [first] = opened.unreadable;
+  if (first) {
+    throw new Error(
+      `The setting ${first.path} cannot be read: ${first.reason}; run \`manus config reset ${first.path}\` or enter it again`,
+    );
+  }
+  return opened.settings;
 }
 
 export function maskSecret(secret: string): string {

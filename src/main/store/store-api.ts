@@ -68,6 +68,8 @@ export interface SessionStore {
   setSetting(key: string, value: unknown): void;
   deleteSetting(key: string): void;
   listSettings(): Record<string, unknown>;
+  /** copies a setting's stored text, as it is, to a file next to the database (once per content); its path */
+  backupSetting(key: string): string | undefined;
 
   close(): void;
 }

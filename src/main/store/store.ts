@@ -1,4 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { existsSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import {
   CoreEventSchema,
@@ -282,6 +284,16 @@ export class Store implements SessionStore {
 
   deleteSetting(key: string): void {
     this.sql.deleteSetting.run(key);
+  }
+
+  backupSetting(key: string): string | undefined {
+    const text = this.sql.getSetting.get(key);
+    if (text === undefined || this.db.memory) return undefined;
+    const digest = createHash('sha256').update(text).digest('hex').slice(0, 12);
+    const file = join(dirname(this.db.name), `${key.replace(/[^a-zA-Z0-9_-]/g, '_')}-backup-${digest}.json`);
+    // named by its content: reading the same broken settings again does not pile up copies
+    if (!existsSync(file)) writeFileSync(file, text, { mode: 0o600 });
+    return file;
   }
 
   listSettings(): Record<string, unknown> {

@@ -5,6 +5,7 @@ import { clipBetween } from '../sandbox/clip-output.js';
 import { SandboxUnavailableError, errorText } from '../sandbox/engine.js';
 import { sandboxFor } from '../sandbox/session-sandbox.js';
 import { toolProgress } from '../sandbox/tool-progress.js';
+import type { QuotaNotice } from '../sandbox/workspace-quota.js';
 import { defineTool, toolError, toolOutput, type ToolResult } from './tool.js';
 
 export const BashParameters = z.object({
@@ -70,7 +71,8 @@ export const bashTool = defineTool({
       return toolError(errorText(error));
     }
     try {
-      const { driver: shell, notes } = await sandbox.acquireShell((text) => progress.push(`${text}\n`, true));
+      const acquired = await sandbox.acquireShell((text) => progress.push(`${text}\n`, true));
+      const { driver: shell, notes } = acquired;
       try {
         let outcome = await drive(shell, args, waitOptions);
         if (typeof outcome === 'string') return toolError([...notes, outcome].join('\n'));
@@ -78,8 +80,9 @@ export const bashTool = defineTool({
         if (outcome.reason === 'aborted' && shell.running) {
           outcome = { ...mergeTurns([outcome, await shell.stop()]), stoppedFor: 'cancel' };
         }
+        const quota = await sandbox.quotaAfterCall(acquired.quotaMark);
         if (outcome.shellExit || outcome.reason === 'killed') sandbox.markLossReported('shell');
-        return describeTurn(outcome, notes, waitOptions, settings.agent.maxObserve);
+        return describeTurn(outcome, notes, waitOptions, settings.agent.maxObserve, quota);
       } finally {
         progress.stop();
         await sandbox.release();
@@ -155,7 +158,13 @@ const KILLED_NOTE =
   'The command did not stop on Ctrl-C, so it was killed together with its shell (the whole process group). The next ' +
   'call starts a new shell: the working directory, variables and background jobs were lost; files in the workspace are kept.';
 
-function describeTurn(turn: BashOutcome, notes: string[], options: ShellWaitOptions, maxObserve: number): ToolResult {
+function describeTurn(
+  turn: BashOutcome,
+  notes: string[],
+  options: ShellWaitOptions,
+  maxObserve: number,
+  quota: QuotaNotice | undefined,
+): ToolResult {
   // everything after the output is added after clipping it, so the exit code and notes always reach the model
   const status: string[] = [];
   if (turn.stoppedFor === 'timeout') {
@@ -175,7 +184,11 @@ function describeTurn(turn: BashOutcome, notes: string[], options: ShellWaitOpti
     );
   }
   let system: string | undefined;
-  if (turn.reason === 'killed') {
+  if (quota?.stopped) {
+    // the shell was killed on purpose: the quota, not a crash, is what the model must hear
+    system = quota.text;
+    status.push(`[${system}]`);
+  } else if (turn.reason === 'killed') {
     system = KILLED_NOTE;
     status.push(`[${system}]`);
     if (turn.notRun) status.push('[The new command or input of this call was not run: call bash again with it.]');
@@ -185,6 +198,8 @@ function describeTurn(turn: BashOutcome, notes: string[], options: ShellWaitOpti
       : `The shell exited (code ${turn.shellExit.code ?? 'unknown'}). The next call starts a new shell: working directory, variables and background jobs are reset.`;
     status.push(`[${system}]`);
   }
+  if (quota && !quota.stopped) status.push(`[${quota.text}]`);
   const text = clipBetween(notes, turn.output.replace(/\n$/, ''), status, maxObserve, turn.dropped);
-  return toolOutput(text || '(no output)', system ? { system } : {});
+  const error = quota?.stopped ? { error: 'The workspace went over its disk quota (details above).' } : {};
+  return toolOutput(text || '(no output)', { ...(system ? { system } : {}), ...error });
 }

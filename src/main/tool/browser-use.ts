@@ -55,7 +55,15 @@ async function liveSession(ctx: ToolContext): Promise<{ session: BrowserSession;
   return { session: await ctx.resources.get(browserSessionResource), restarted: true };
 }
 
-async function withPageState(session: BrowserSession, message: string, failed: boolean): Promise<ToolResult> {
+/** The message, followed by the requests the egress guard refused since the last action (redirects, page scripts). */
+function withRefusals(session: BrowserSession, message: string): string {
+  const refusals = [...new Set(session.egressGuard?.takeRefusals() ?? [])];
+  if (refusals.length === 0) return message;
+  return `${message}\nThe browser blocked ${refusals.length === 1 ? 'a request' : `${refusals.length} requests`} of this page:\n${refusals.map((refusal) => `- ${refusal}`).join('\n')}`;
+}
+
+async function withPageState(session: BrowserSession, outcome: string, failed: boolean): Promise<ToolResult> {
+  const message = withRefusals(session, outcome);
   try {
     const report = await reportPage(session);
     const text = `${message}\n\n${report.text}`;

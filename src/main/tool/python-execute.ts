@@ -6,6 +6,7 @@ import { SandboxUnavailableError, errorText } from '../sandbox/engine.js';
 import type { PythonRunResult } from '../sandbox/python-repl.js';
 import { sandboxFor } from '../sandbox/session-sandbox.js';
 import { toolProgress } from '../sandbox/tool-progress.js';
+import type { QuotaNotice } from '../sandbox/workspace-quota.js';
 import { defineTool, toolError, toolOutput, type ToolResult } from './tool.js';
 
 export const PythonExecuteParameters = z.object({
@@ -35,15 +36,16 @@ export const pythonExecuteTool = defineTool({
       return toolError(errorText(error));
     }
     try {
-      const { driver, notes } = await sandbox.acquirePython((text) => progress.push(`${text}\n`, true));
+      const { driver, notes, quotaMark } = await sandbox.acquirePython((text) => progress.push(`${text}\n`, true));
       try {
         const result = await driver.run(args.code, {
           timeoutMs,
           signal: ctx.signal,
           onOutput: (text) => progress.push(text),
         });
+        const quota = await sandbox.quotaAfterCall(quotaMark);
         if (result.lost) sandbox.markLossReported('python');
-        return describeRun(result, notes, timeoutMs, settings.agent.maxObserve);
+        return describeRun(result, notes, timeoutMs, settings.agent.maxObserve, quota);
       } finally {
         progress.stop();
         await sandbox.release();
@@ -55,7 +57,13 @@ export const pythonExecuteTool = defineTool({
   },
 });
 
-function describeRun(result: PythonRunResult, notes: string[], timeoutMs: number, maxObserve: number): ToolResult {
+function describeRun(
+  result: PythonRunResult,
+  notes: string[],
+  timeoutMs: number,
+  maxObserve: number,
+  quota: QuotaNotice | undefined,
+): ToolResult {
   const output = result.output.length > 0 ? result.output.replace(/\n$/, '') : result.failed ? '' : '(no output)';
   // what follows the output is added after clipping it, so it always reaches the model
   const status: string[] = [];
@@ -67,7 +75,11 @@ function describeRun(result: PythonRunResult, notes: string[], timeoutMs: number
     status.push(`[${interruption}. The interpreter is still running: state is kept.]`);
   }
   let system: string | undefined;
-  if (result.lost) {
+  if (quota?.stopped) {
+    // the interpreter was killed on purpose: the quota, not a crash or the memory limit, is what the model must hear
+    system = quota.text;
+    status.push(`[${system}]`);
+  } else if (result.lost) {
     const when = result.interrupted
       ? `${interruption}, but ${result.lost.reason}.`
       : `The interpreter died: ${result.lost.reason}.`;
@@ -84,8 +96,11 @@ function describeRun(result: PythonRunResult, notes: string[], timeoutMs: number
       images.map((image, index) => `[figure ${index + 1} saved to ${image.path ?? '(not saved)'}]`).join('\n'),
     );
   }
+  if (quota && !quota.stopped) status.push(`[${quota.text}]`);
   const text = clipBetween(notes, output, status, maxObserve, result.dropped);
   const extra = { ...(images.length > 0 ? { images } : {}), ...(system ? { system } : {}) };
+  if (quota?.stopped)
+    return toolOutput(text, { ...extra, error: 'The workspace went over its disk quota (details above).' });
   if (!result.failed) return toolOutput(text, extra);
   const error = system
     ? 'The Python interpreter stopped and its state was lost (details above).'

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { completionBody, estimateUsage, streamChunks } from './chunks.js';
 import type { CapturedRequest, FakeAnswer, FakeFault, FakeLlm, FakeLlmOptions, FakeReply, Script } from './types.js';
@@ -29,7 +29,7 @@ function sendError(response: ServerResponse, status: number, message: string, co
 
 /**
  * A scripted OpenAI-compatible server on 127.0.0.1 for tests: chat completions (streamed and not) answered by
- * a script, GET /v1/models, and injected faults (429, 500, hang, empty choices, cut stream, any status).
+ * a script, GET /v1/models, and injected faults (429, 500, hang, empty choices, cut stream, a 401 echoing the key, any status).
  */
 export async function startFakeLlm(script: Script = defaultScript, options: FakeLlmOptions = {}): Promise<FakeLlm> {
   let currentScript = script;
@@ -61,7 +61,12 @@ export async function startFakeLlm(script: Script = defaultScript, options: Fake
     });
   }
 
-  async function answerFault(fault: FakeFault, stream: boolean, response: ServerResponse) {
+  async function answerFault(
+    fault: FakeFault,
+    stream: boolean,
+    response: ServerResponse,
+    headers: IncomingHttpHeaders,
+  ) {
     switch (fault.fault) {
       case 'rate_limit': {
         const headers: Record<string, string> = {};
@@ -74,6 +79,17 @@ export async function startFakeLlm(script: Script = defaultScript, options: Fake
           code: 'rate_limit_exceeded',
         };
         return sendJson(response, 429, { error }, headers);
+      }
+      case 'unauthorized_echoing_key': {
+        // as several OpenAI-compatible servers do: the refused key, whole, in the message
+        const key = (headers.authorization ?? '').replace(/^Bearer\s+/i, '');
+        return sendError(
+          response,
+          401,
+          `Incorrect API key provided: ${key}.`,
+          'invalid_api_key',
+          'invalid_request_error',
+        );
       }
       case 'server_error':
         return sendError(response, 500, 'The server had an error while processing your request.', null, 'server_error');
@@ -178,7 +194,7 @@ export async function startFakeLlm(script: Script = defaultScript, options: Fake
     const reply = await currentScript({ body, index, headers: request.headers });
     captured.reply = reply;
     const stream = Boolean((body as { stream?: boolean }).stream);
-    if (isFault(reply)) return answerFault(reply, stream, response);
+    if (isFault(reply)) return answerFault(reply, stream, response, request.headers);
     return answerCompletion(reply, body, index, response);
   }
 

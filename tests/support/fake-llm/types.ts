@@ -27,6 +27,8 @@ export interface FakeAnswer {
 export type FakeFault =
   | { fault: 'rate_limit'; retryAfterSeconds?: number; retryAfterDate?: Date }
   | { fault: 'server_error' }
+  /** 401 whose message quotes the request's API key in full */
+  | { fault: 'unauthorized_echoing_key' }
   | { fault: 'hang' }
   | { fault: 'empty_choices' }
   | { fault: 'cut_stream'; afterChunks?: number }

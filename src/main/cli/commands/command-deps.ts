@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
 import type { SessionStore } from '../../store/store-api.js';
-import { FileKeySecretBox, type SecretBox } from '../../store/secrets.js';
+import type { SecretBox } from '../../store/secrets.js';
+import { openSecretBox } from '../../store/secret-store.js';
 
 /** What the MCP, MCP-server and A2A commands need from the app, handed in by whoever builds the `manus` program. */
 export interface StoreDeps<S extends SessionStore = SessionStore> {
   resolveDataDir(options: { dataDir?: string }): string;
   openStore(dataDir: string): S;
-  /** defaults to the key file in the data folder */
+  /** defaults to the shared secret store (OS keychain, else the key file in the data folder) */
   secretBox?(dataDir: string): SecretBox;
 }
 
@@ -25,7 +26,7 @@ export async function withData<S extends SessionStore, T>(
   const dataDir = deps.resolveDataDir({ dataDir: command.optsWithGlobals<{ dataDir?: string }>().dataDir });
   const store = deps.openStore(dataDir);
   try {
-    const secrets = deps.secretBox?.(dataDir) ?? FileKeySecretBox.inDataDir(dataDir);
+    const secrets = deps.secretBox?.(dataDir) ?? openSecretBox(dataDir);
     return await body({ dataDir, store, secrets });
   } finally {
     store.close();

@@ -1,6 +1,12 @@
 import { Command } from 'commander';
 import { openCliContext, type CliContext } from '../cli-context.js';
-import { loadSettings, saveSettings } from '../../config/settings-store.js';
+import {
+  ALL_SETTINGS,
+  describeSettingsProblem,
+  readSettings,
+  resetSetting,
+  saveSettings,
+} from '../../config/settings-store.js';
 import { getPath, parseSettingValue, setPath } from '../../config/settings-path.js';
 import { expandSettingsKey } from '../../config/llm-overrides.js';
 import { maskSecrets } from '../../store/settings-secrets.js';
@@ -16,6 +22,13 @@ function withContext(command: Command, body: (context: CliContext) => void): voi
   }
 }
 
+/** The saved settings; what had to be left out is said on stderr, so stdout stays the value asked for. */
+function loadReporting({ store, secrets }: CliContext) {
+  const { settings, problems } = readSettings(store, secrets);
+  for (const problem of problems) process.stderr.write(`manus: ${describeSettingsProblem(problem)}\n`);
+  return settings;
+}
+
 /** `manus config get|set|unset|path`: the saved settings the app uses too (keys are dotted paths). */
 export function configCommand(): Command {
   const config = new Command('config').description('saved settings (shared with the app)');
@@ -25,9 +38,10 @@ export function configCommand(): Command {
     .description('print all settings, or one key (e.g. llm.model, sandbox.network); secrets are masked')
     .argument('[key]')
     .action((key: string | undefined, _options: unknown, command: Command) =>
-      withContext(command, ({ store, secrets }) => {
-        const masked = maskSecrets(loadSettings(store, secrets));
-        const value = key ? getPath(masked, expandSettingsKey(loadSettings(store, secrets), key)) : masked;
+      withContext(command, (context) => {
+        const settings = loadReporting(context);
+        const masked = maskSecrets(settings);
+        const value = key ? getPath(masked, expandSettingsKey(settings, key)) : masked;
         if (value === undefined) throw new Error(`No setting "${key}".`);
         process.stdout.write(typeof value === 'string' ? `${value}\n` : `${JSON.stringify(value, null, 2)}\n`);
       }),
@@ -39,8 +53,9 @@ export function configCommand(): Command {
     .argument('<key>')
     .argument('<value>')
     .action((key: string, raw: string, _options: unknown, command: Command) =>
-      withContext(command, ({ store, secrets }) => {
-        const settings = loadSettings(store, secrets);
+      withContext(command, (context) => {
+        const { store, secrets } = context;
+        const settings = loadReporting(context);
         const path = expandSettingsKey(settings, key);
         let next = setPath(settings, path, parseSettingValue(raw));
         if (key.startsWith('llm.')) next = withProviderDefaults(next, path);
@@ -54,10 +69,25 @@ export function configCommand(): Command {
     .description('remove a key (it falls back to its default)')
     .argument('<key>')
     .action((key: string, _options: unknown, command: Command) =>
-      withContext(command, ({ store, secrets }) => {
-        const settings = loadSettings(store, secrets);
-        saveSettings(store, secrets, setPath(settings, expandSettingsKey(settings, key), undefined));
+      withContext(command, (context) => {
+        const settings = loadReporting(context);
+        saveSettings(context.store, context.secrets, setPath(settings, expandSettingsKey(settings, key), undefined));
         process.stdout.write(`${key} removed.\n`);
+      }),
+    );
+
+  config
+    .command('reset')
+    .description('put a broken or unwanted key back to its default, keeping every other setting as saved')
+    .argument('[key]')
+    .option('--all', 'start all settings afresh (a copy of the old ones is kept next to the database)')
+    .action((key: string | undefined, options: { all?: boolean }, command: Command) =>
+      withContext(command, ({ store, secrets }) => {
+        if (!key && !options.all) throw new Error('Name the key to reset (e.g. sandbox.network), or pass --all.');
+        const target = options.all ? ALL_SETTINGS : expandSettingsKey(readSettings(store, secrets).settings, key!);
+        const { backup } = resetSetting(store, target);
+        const kept = backup ? ` The old settings are kept in ${backup}.` : '';
+        process.stdout.write(`${options.all ? 'All settings' : key} reset to the default.${kept}\n`);
       }),
     );
 

@@ -3,8 +3,9 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { SessionResources } from '../../session/resources.js';
-import { provideSettings } from '../../config/session-settings.js';
+import { provideDataDir, provideSettings } from '../../config/session-settings.js';
 import { removeSessionSandbox, sandboxResource } from '../../sandbox/session-sandbox.js';
+import { prepareManagedWorkspace } from '../../sandbox/workspace-owner.js';
 import type { AppSettings } from '../../config/settings.js';
 import { sessionWorkspaceDir } from '../../store/data-dir.js';
 import type { AnyTool } from '../../tool/tool.js';
@@ -55,9 +56,11 @@ export function mcpServerCommand(deps: McpServerDeps): Command {
         const settings = deps.loadSettings(data);
         const id = `mcp-server-${randomUUID()}`;
         const workspace = options.workspace ? resolve(options.workspace) : sessionWorkspaceDir(data.dataDir, id);
-        mkdirSync(workspace, { recursive: true });
+        if (options.workspace) mkdirSync(workspace, { recursive: true });
+        else prepareManagedWorkspace(workspace);
         const resources = new SessionResources(id, workspace);
         provideSettings(resources, settings);
+        provideDataDir(resources, data.dataDir);
         const service = deps.createTaskService(data);
         const createServer = () =>
           createManusMcpServer({ tools: deps.serverTools(), runTask: taskRunnerFor(service), resources });

@@ -4,6 +4,9 @@ import type { SessionInfo } from '../../../shared/events.js';
 import { openCliContext, type CliContext } from '../cli-context.js';
 import { deleteSessionEverywhere } from '../../store/session-files.js';
 import { exportSessionJson, exportSessionMarkdown } from '../../store/export.js';
+import { environmentSecrets } from '../../store/redact.js';
+import { collectSecrets } from '../../store/settings-secrets.js';
+import { loadSettings } from '../../config/settings-store.js';
 import { positiveInt } from '../run-session.js';
 import { terminalText } from '../output/terminal-text.js';
 import { removeSessionSandbox } from '../../sandbox/session-sandbox.js';
@@ -21,6 +24,11 @@ function requireSession(context: CliContext, id: string): SessionInfo {
   const session = context.store.getSession(id);
   if (!session) throw new Error(`No session with id ${id}. See \`manus sessions list\`.`);
   return session;
+}
+
+/** The keys in the settings and the environment: blanked out of what is shown or exported, even if a tool echoed one. */
+function knownSecrets(context: CliContext): string[] {
+  return [...collectSecrets(loadSettings(context.store, context.secrets)), ...environmentSecrets()];
 }
 
 function sessionLine(session: SessionInfo): string {
@@ -56,7 +64,9 @@ export function sessionsCommand(): Command {
     .action((id: string, _options: unknown, command: Command) =>
       withContext(command, (context) => {
         requireSession(context, id);
-        process.stdout.write(terminalText(exportSessionMarkdown(context.store, id)));
+        process.stdout.write(
+          terminalText(exportSessionMarkdown(context.store, id, { secrets: knownSecrets(context) })),
+        );
       }),
     );
 
@@ -98,10 +108,11 @@ export function sessionsCommand(): Command {
     .action((id: string, options: { format: 'md' | 'json'; output?: string }, command: Command) =>
       withContext(command, (context) => {
         requireSession(context, id);
+        const exportOptions = { secrets: knownSecrets(context) };
         const text =
           options.format === 'json'
-            ? JSON.stringify(exportSessionJson(context.store, id), null, 2) + '\n'
-            : exportSessionMarkdown(context.store, id);
+            ? exportSessionJson(context.store, id, exportOptions)
+            : exportSessionMarkdown(context.store, id, exportOptions);
         if (options.output) writeFileSync(options.output, text);
         else process.stdout.write(text);
       }),

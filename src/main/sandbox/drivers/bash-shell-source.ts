@@ -53,7 +53,7 @@ def write_shell(data):
         pass
 
 SETUP = (
-    "PS1=''; PS2=''; set +H; set +o history; unset HISTFILE; umask 002; "
+    "PS1=''; PS2=''; set +H; set +o history; unset HISTFILE; umask 022; "
     + "PROMPT_COMMAND='__manus_rc=$?; printf \"%s %s\\n\" \"$__manus_rc\" \"${'$'}{__manus_id:-0}\" >&" + str(MARK_FD) + "'\n"
 )
 write_shell(SETUP.encode())

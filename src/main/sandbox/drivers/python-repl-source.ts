@@ -45,7 +45,7 @@ def restore_streams():
 
 restore_streams()
 sys.stdin = open(os.devnull, 'r')
-os.umask(0o002)
+os.umask(0o022)
 
 def seed_matplotlib_cache():
     # the image ships a built font cache; copying it saves seconds on the first plot of each container

@@ -89,6 +89,8 @@ async function clickAndFollow(page: Page, element: Locator, timeoutMs: number): 
 }
 
 async function open(session: BrowserSession, page: Page, url: string): Promise<string> {
+  // the guard would refuse it anyway; asking first gives the model a clear reason instead of a proxy error
+  await session.egressGuard?.checkUrl(url);
   const downloadsBefore = session.downloadCount;
   try {
     const response = await page.goto(url, { waitUntil: 'domcontentloaded' });
@@ -142,27 +144,42 @@ async function scrollToText(page: Page, text: string): Promise<string> {
   throw new Error(`The text "${text}" is not on the page.`);
 }
 
+/** The index of the first URL the browser may open (its scheme allowed, its host not private), if any. */
+async function firstOpenable(
+  session: BrowserSession,
+  urls: string[],
+  allowedSchemes: string[],
+): Promise<number | undefined> {
+  for (const [index, url] of urls.entries()) {
+    try {
+      checkNavigableUrl(url, allowedSchemes);
+      await session.egressGuard?.checkUrl(url);
+      return index;
+    } catch {
+      // refused: a search result is no reason to fail the search, the next one may do
+    }
+  }
+  return undefined;
+}
+
 async function searchAndOpen(env: ActionEnvironment, query: string): Promise<string> {
   const outcome = await searchWeb({ query, numResults: SEARCH_RESULTS_SHOWN }, env.settings.search, {
     signal: env.signal,
     onProgress: env.onProgress,
   });
-  const allowed = env.settings.browser.allowedSchemes;
-  const first = outcome.results.find((result) => {
-    try {
-      checkNavigableUrl(result.url, allowed);
-      return true;
-    } catch {
-      return false;
-    }
-  });
+  const rank = await firstOpenable(
+    env.session,
+    outcome.results.map((result) => result.url),
+    env.settings.browser.allowedSchemes,
+  );
   const listing = outcome.results
     .map((result, i) => `${i + 1}. ${result.title} — ${result.url}\n   ${result.snippet}`)
     .join('\n');
   const results = `Search results for "${query}" (${outcome.engine}):\n${wrapUntrusted(listing)}`;
-  if (!first) return `${results}\nNone of the results has an address the browser may open.`;
-  const opened = await open(env.session, await env.session.activePage(), first.url);
-  return `${results}\n${opened} (the first result).`;
+  if (rank === undefined) return `${results}\nNone of the results has an address the browser may open.`;
+  const opened = await open(env.session, await env.session.activePage(), outcome.results[rank]!.url);
+  const which = rank === 0 ? 'the first result' : `result ${rank + 1}: the ones before it may not be opened`;
+  return `${results}\n${opened} (${which}).`;
 }
 
 /** Performs one action on the session's browser and says what happened; failures throw with a readable message. */

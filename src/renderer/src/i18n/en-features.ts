@@ -117,6 +117,7 @@ export const enFeatures = {
       modeLocal: 'This machine, inside the workspace (no isolation)',
       memory: 'Memory limit (MB)',
       cpus: 'CPU limit (cores)',
+      workspaceQuota: 'Workspace disk quota (MB, 0 = off)',
       network: 'Allow network access inside the sandbox',
     },
     browser: {
@@ -125,6 +126,10 @@ export const enFeatures = {
       channel: 'Or a browser channel',
       channelNone: 'None',
       headless: 'Headless (no visible window)',
+      privateNetwork: 'Let pages reach this computer and the local network',
+      privateNetworkHelp:
+        'Off by default, so that a web page cannot make the agent drive local servers or the router. ' +
+        'Turn it on to browse localhost or intranet sites.',
     },
     approval: {
       auto: 'Run everything',

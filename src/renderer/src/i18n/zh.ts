@@ -275,6 +275,7 @@ export const zh: Translation<typeof en & typeof enFeatures> = {
       modeLocal: '本机，在工作区内（无隔离）',
       memory: '内存上限（MB）',
       cpus: 'CPU 上限（核）',
+      workspaceQuota: '工作区磁盘配额（MB，0 = 不限）',
       network: '允许沙箱内访问网络',
     },
     browser: {
@@ -283,6 +284,8 @@ export const zh: Translation<typeof en & typeof enFeatures> = {
       channel: '或浏览器渠道',
       channelNone: '无',
       headless: '无头模式（不显示窗口）',
+      privateNetwork: '允许网页访问本机和局域网',
+      privateNetworkHelp: '默认关闭，以免网页诱使智能体操作本机服务或路由器。需要浏览 localhost 或内网站点时再打开。',
     },
     approval: {
       auto: '全部直接运行',

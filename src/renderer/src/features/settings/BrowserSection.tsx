@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SectionProps } from './settings-types.js';
 
-/** Browser: which Chromium (an executable or a Playwright channel) and whether it shows a window. */
+/** Browser: which Chromium (an executable or a Playwright channel), whether it shows a window, what it may reach. */
 export function BrowserSection({ settings, save }: SectionProps) {
   const { t } = useTranslation();
   const [draft, setDraft] = useState(settings.browser);
@@ -45,6 +45,16 @@ export function BrowserSection({ settings, save }: SectionProps) {
         />
         {t('settings.browser.headless')}
       </label>
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={draft.allowPrivateNetwork}
+          onChange={(event) => setDraft({ ...draft, allowPrivateNetwork: event.target.checked })}
+          data-testid="browser-private-network"
+        />
+        {t('settings.browser.privateNetwork')}
+      </label>
+      <p className="field-help">{t('settings.browser.privateNetworkHelp')}</p>
       <div className="form-actions">
         <span className="spacer" />
         <button type="submit" className="primary" data-testid="save-browser">

@@ -140,6 +140,19 @@ export function SandboxSection({ client, settings, save }: SectionProps) {
               onChange={(event) => setDraft({ ...draft, cpus: Math.max(0.25, Number(event.target.value) || 1) })}
             />
           </label>
+          <label className="field">
+            <span>{t('settings.sandbox.workspaceQuota')}</span>
+            <input
+              type="number"
+              min={0}
+              step={512}
+              value={draft.workspaceQuotaMb}
+              onChange={(event) =>
+                setDraft({ ...draft, workspaceQuotaMb: Math.max(0, Math.round(Number(event.target.value) || 0)) })
+              }
+              data-testid="sandbox-workspace-quota"
+            />
+          </label>
         </div>
         <label className="check">
           <input

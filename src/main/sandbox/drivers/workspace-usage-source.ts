@@ -1,0 +1,72 @@
+/**
+ * Measures /workspace from inside the sandbox, as the sandbox's own user (`python3 -c <this>`), so a link swapped in
+ * mid-walk can only ever point it at what that user sees. Prints {"bytes": N}: the blocks of every entry (links never
+ * followed, hard links once), plus files deleted while still open, which keep their space until closed.
+ */
+export const WORKSPACE_USAGE_SOURCE = String.raw`
+import json, os, stat
+
+ROOT = '/workspace'
+me = os.geteuid()
+seen = set()
+total = 0
+
+def count(info):
+    global total
+    if info.st_nlink != 1:
+        key = (info.st_dev, info.st_ino)
+        if key in seen:
+            return
+        seen.add(key)
+    total += info.st_blocks * 512
+
+def listing(folder):
+    try:
+        return list(os.scandir(folder))
+    except PermissionError:
+        pass
+    except OSError:
+        return []
+    # a folder of its own the sandbox made unreadable would hide what is written in it: its owner may read it again
+    try:
+        info = os.lstat(folder)
+        if info.st_uid != me or not stat.S_ISDIR(info.st_mode):
+            return []
+        os.chmod(folder, stat.S_IMODE(info.st_mode) | 0o500)
+        return list(os.scandir(folder))
+    except OSError:
+        return []
+
+root = os.lstat(ROOT)
+count(root)
+pending = [ROOT]
+while pending:
+    for entry in listing(pending.pop()):
+        try:
+            info = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        if info.st_dev != root.st_dev:
+            continue
+        count(info)
+        if stat.S_ISDIR(info.st_mode):
+            pending.append(entry.path)
+
+for pid in os.listdir('/proc'):
+    if not pid.isdigit():
+        continue
+    fds = '/proc/%s/fd' % pid
+    try:
+        names = os.listdir(fds)
+    except OSError:
+        continue
+    for name in names:
+        try:
+            info = os.stat(os.path.join(fds, name))
+        except OSError:
+            continue
+        if info.st_nlink == 0 and info.st_dev == root.st_dev and stat.S_ISREG(info.st_mode):
+            count(info)
+
+print(json.dumps({'bytes': total}))
+`;
