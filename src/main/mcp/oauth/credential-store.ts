@@ -21,10 +21,7 @@ export const McpCredentialsSchema = z.object({
 });
 export type McpCredentials = z.infer<typeof McpCredentialsSchema>;
 
-/**
- * Where remote servers' OAuth tokens and registered clients are kept, by server name. The app and the CLI
- * share one; the secret store of the trust-boundary work will stand behind this same interface.
- */
+/** Where remote servers' OAuth tokens and registered clients are kept, by server name; app and CLI share one. */
 export interface McpCredentialStore {
   read(server: string): Promise<McpCredentials | undefined>;
   write(server: string, credentials: McpCredentials): Promise<void>;
@@ -32,8 +29,9 @@ export interface McpCredentialStore {
 }
 
 /**
- * Credentials encrypted with the data folder's secret box, one file per server (mode 0600) under `dir`.
- * A file that cannot be decrypted or read counts as "not signed in" rather than failing the connection.
+ * Credentials sealed with the data folder's secret store (`openSecretBox`: its key in the OS keychain, else in
+ * the key file), one file per server (mode 0600) under `dir`. A file that cannot be opened counts as "not
+ * signed in" rather than failing the connection.
  */
 export class SecretBoxCredentialStore implements McpCredentialStore {
   constructor(
@@ -72,7 +70,7 @@ export class SecretBoxCredentialStore implements McpCredentialStore {
   }
 }
 
-/** The credential store of a data folder. */
+/** The credential store of a data folder, sealed with its secret store. */
 export function credentialStoreIn(dataDir: string, box: SecretBox): McpCredentialStore {
   return new SecretBoxCredentialStore(join(dataDir, 'mcp-auth'), box);
 }
