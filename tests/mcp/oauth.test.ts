@@ -98,6 +98,20 @@ describe('signing in to a remote MCP server (OAuth, against the SDK auth server 
     expect((await whoami.execute({}, createToolContext())).output).toMatch(/^client .+ with scopes mcp$/);
   });
 
+  it('uses a client ID metadata document instead of registering, where the server accepts one', async () => {
+    const documentUrl = 'https://manus.example/oauth/client-metadata.json';
+    const { auth, store } = await setup({ clientMetadataDocument: documentUrl });
+    expect(await signIn('remote', remote(auth, { clientMetadataUrl: documentUrl }), store).result).toMatchObject({
+      status: 'signed_in',
+    });
+    expect(auth.registeredClients).toEqual([]);
+    expect(auth.authorizeRequests[0].get('client_id')).toBe(documentUrl);
+    expect((await store.read('remote'))?.tokens?.access_token).toMatch(/^at-/);
+    expect(auth.tokenRequests).toEqual([
+      { grantType: 'authorization_code', clientAuth: 'none', clientId: documentUrl, resource: auth.mcpUrl },
+    ]);
+  });
+
   it('finds the authorization server through OpenID discovery when it has no RFC 8414 metadata', async () => {
     const { auth, store } = await setup({ metadata: 'openid' });
     expect(await signIn('remote', remote(auth), store).result).toMatchObject({ status: 'signed_in' });

@@ -16,6 +16,11 @@ export const McpOAuthSettingsSchema = z.object({
   clientSecret: z.string().min(1).optional(),
   /** how a pre-registered client proves itself at the token endpoint (default: what the server supports) */
   tokenEndpointAuthMethod: z.enum(['none', 'client_secret_basic', 'client_secret_post']).optional(),
+  /**
+   * an https URL where our client metadata document is published: used as the client ID by authorization
+   * servers that accept such documents, instead of registering a client
+   */
+  clientMetadataUrl: z.string().url().startsWith('https://').optional(),
   /** the scopes to ask for (default: the server's challenge, else all it supports) */
   scope: z.string().min(1).optional(),
 });

@@ -65,7 +65,13 @@ function whoamiServer(authInfo: AuthInfo | undefined): McpServer {
   return server;
 }
 
-export async function startTestAuthServer(options: { metadata?: 'oauth' | 'openid' } = {}): Promise<TestAuthServer> {
+export async function startTestAuthServer(
+  options: {
+    metadata?: 'oauth' | 'openid';
+    /** accept a client metadata document at this URL as a client ID (as if fetched from there) */
+    clientMetadataDocument?: string;
+  } = {},
+): Promise<TestAuthServer> {
   const clients = new Map<string, OAuthClientInformationFull>();
   const codes = new Map<string, Grant & { challenge: string; redirectUri: string }>();
   const accessTokens = new Map<string, Grant & { expiresAt: number }>();
@@ -160,7 +166,16 @@ export async function startTestAuthServer(options: { metadata?: 'oauth' | 'openi
   const metadata = {
     ...createOAuthMetadata({ provider, issuerUrl: new URL(origin), scopesSupported: [SCOPE, ADMIN_SCOPE] }),
     token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
+    ...(options.clientMetadataDocument ? { client_id_metadata_document_supported: true } : {}),
   };
+  if (options.clientMetadataDocument) {
+    clients.set(options.clientMetadataDocument, {
+      client_id: options.clientMetadataDocument,
+      client_name: 'Manus Desktop',
+      redirect_uris: ['http://127.0.0.1/callback'],
+      token_endpoint_auth_method: 'none',
+    });
+  }
 
   const sseUrl = `${origin}/sse`;
   const sseMetadataUrl = `${origin}/meta/protected-resource-sse`;

@@ -23,6 +23,7 @@ interface AddOptions {
   header: string[];
   clientId?: string;
   clientSecret?: string;
+  clientMetadataUrl?: string;
   scope?: string;
   tokenAuth?: 'none' | 'client_secret_basic' | 'client_secret_post';
   timeout?: string;
@@ -63,6 +64,7 @@ function configFromAdd(options: AddOptions, commandLine: string[]): McpServerCon
         oauth: {
           clientId: options.clientId,
           clientSecret: options.clientSecret,
+          clientMetadataUrl: options.clientMetadataUrl,
           scope: options.scope,
           tokenEndpointAuthMethod: options.tokenAuth,
         },
@@ -170,6 +172,7 @@ export function mcpCommand(deps: StoreDeps): Command {
     .option('--header <KEY=VALUE>', 'an HTTP header for a remote server (repeat)', collect, [])
     .option('--client-id <id>', 'OAuth: a client the server knows already (else one is registered at sign-in)')
     .option('--client-secret <secret>', 'OAuth: the secret of that client (stored encrypted)')
+    .option('--client-metadata-url <url>', 'OAuth: an https client ID metadata document to use instead of registering')
     .option('--scope <scopes>', 'OAuth: the scopes to ask for (default: what the server asks)')
     .addOption(
       new Option('--token-auth <method>', 'OAuth: how that client proves itself at the token endpoint').choices([

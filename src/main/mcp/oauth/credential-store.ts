@@ -1,16 +1,20 @@
 import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { OAuthClientInformationFullSchema, OAuthTokensSchema } from '@modelcontextprotocol/sdk/shared/auth.js';
+import {
+  OAuthClientInformationFullSchema,
+  OAuthClientInformationSchema,
+  OAuthTokensSchema,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { SecretBox } from '../../store/secrets.js';
 
 /** What signing in to one remote MCP server leaves behind; none of it is ever written in plain text. */
 export const McpCredentialsSchema = z.object({
   /** the server URL these were issued for: a server moved to another URL signs in again */
   url: z.string(),
-  /** the client the authorization server registered for us (dynamic registration) */
+  /** the client the authorization server registered for us, or our metadata document's URL as client ID */
   // loose: what the SDK adds (the issuer they came from) is kept for it
-  client: OAuthClientInformationFullSchema.loose().optional(),
+  client: z.union([OAuthClientInformationFullSchema.loose(), OAuthClientInformationSchema.loose()]).optional(),
   tokens: OAuthTokensSchema.loose().optional(),
   /** ms since epoch when the access token expires, when the server said */
   expiresAt: z.number().optional(),

@@ -2,7 +2,6 @@ import { extractWWWAuthenticateParams, type OAuthClientProvider } from '@modelco
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { z } from 'zod';
 import type {
-  OAuthClientInformationFull,
   OAuthClientInformationMixed,
   OAuthClientMetadata,
   OAuthTokens,
@@ -65,6 +64,10 @@ export class McpOAuthProvider implements OAuthClientProvider {
     return port ? loopbackRedirectUrl(port) : UNSET_REDIRECT;
   }
 
+  get clientMetadataUrl(): string | undefined {
+    return this.options.settings.clientMetadataUrl;
+  }
+
   get clientMetadata(): OAuthClientMetadata {
     const { settings } = this.options;
     return {
@@ -102,7 +105,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
     if (this.options.settings.clientId) return;
     this.credentials = {
       ...this.credentials,
-      client: client as OAuthClientInformationFull,
+      client,
       redirectPort: this.options.signIn?.redirectPort,
     };
     await this.persist();

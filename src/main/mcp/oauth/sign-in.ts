@@ -66,10 +66,10 @@ export async function signInToMcpServer(options: SignInOptions): Promise<SignInR
     const scope = joinScopes(challenge.scope, provider.scopeNeeded(), options.config.oauth.scope);
     await provider.invalidateCredentials('tokens');
     // a client registered for another redirect port, or for fewer scopes, would be refused: register again
-    const registered = previous?.client;
+    const registeredScope = previous?.client?.scope;
     if (
       previous?.redirectPort !== redirect.port ||
-      (scope && registered?.scope && joinScopes(registered.scope, scope) !== registered.scope)
+      (scope && typeof registeredScope === 'string' && joinScopes(registeredScope, scope) !== registeredScope)
     ) {
       await provider.invalidateCredentials('client');
     }
