@@ -5,6 +5,7 @@ import type { Script } from '../support/fake-llm/index.js';
 import { openSecretBox } from '../../src/main/store/secret-store.js';
 import { credentialStoreIn } from '../../src/main/mcp/oauth/credential-store.js';
 import { startTestAuthServer, type TestAuthServer } from '../mcp/support/oauth-server.js';
+import { openStore } from '../../src/main/store/store.js';
 import { serveApp, type ServedApp } from './support/served-app.js';
 import { launchChromium, openPage, type WatchedPage } from './support/browser.js';
 import { call, finish, lastToolResult } from './support/scripts.js';
@@ -159,5 +160,56 @@ describe('waiting for a sign-in in the app', () => {
       .poll(() => card.getByTestId('mcp-sign-in-state').innerText(), { timeout: UI_TIMEOUT_MS })
       .toBe('Sign-in needed');
     expect(auth.tokenRequests).toEqual([]);
+  });
+});
+
+describe('a pre-registered OAuth client in the server form', () => {
+  it('is saved with its secret encrypted and used at sign-in (client_secret_basic)', async () => {
+    auth = await startTestAuthServer();
+    auth.preRegister({
+      clientId: 'manus-ui',
+      clientSecret: 'ui-client-secret-0123',
+      authMethod: 'client_secret_basic',
+    });
+    app = await serveApp(whoamiScript, { env: { BROWSER: FOLLOW_BROWSER } });
+    watched = await openPage(browser, app.url);
+    const page = watched.page;
+    await page.getByTestId('composer-input').waitFor({ timeout: UI_TIMEOUT_MS });
+    await openMcpSettings(page);
+    await page.getByTestId('add-mcp').click();
+    await page.getByTestId('mcp-name').fill('remote');
+    await page.getByTestId('mcp-type').selectOption('http');
+    await page.getByTestId('mcp-url').fill(auth.mcpUrl);
+    await page.getByTestId('mcp-client-id').fill('manus-ui');
+    await page.getByTestId('mcp-client-secret').fill('ui-client-secret-0123');
+    await watched.screenshot('mcp-oauth-client-form');
+    await page.getByTestId('save-mcp').click();
+    const card = page.locator('[data-server="remote"]');
+    await card.getByTestId('mcp-sign-in-button').click({ timeout: UI_TIMEOUT_MS });
+    await expect
+      .poll(() => card.getByTestId('mcp-sign-in').getAttribute('data-signed-in'), { timeout: UI_TIMEOUT_MS })
+      .toBe('true');
+    expect(auth.registeredClients).toEqual([]);
+    expect(auth.tokenRequests).toEqual([
+      {
+        grantType: 'authorization_code',
+        clientAuth: 'client_secret_basic',
+        clientId: 'manus-ui',
+        resource: auth.mcpUrl,
+      },
+    ]);
+    // the secret is stored encrypted and comes back to the page only masked
+    const store = openStore(app.dataDir);
+    const saved = JSON.stringify(store.getSetting('settings'));
+    store.close();
+    expect(saved).toContain('manus-ui');
+    expect(saved).not.toContain('ui-client-secret-0123');
+    await page.reload();
+    await page.getByTestId('composer-input').waitFor({ timeout: UI_TIMEOUT_MS });
+    await openMcpSettings(page);
+    await page.locator('[data-server="remote"]').getByRole('button', { name: 'Edit' }).click();
+    expect(await page.getByTestId('mcp-client-id').inputValue()).toBe('manus-ui');
+    expect(await page.getByTestId('mcp-client-secret').inputValue()).toMatch(/^••••/);
+    expect(await page.content()).not.toContain('ui-client-secret-0123');
   });
 });

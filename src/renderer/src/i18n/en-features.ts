@@ -89,6 +89,13 @@ export const enFeatures = {
       env: 'Environment variables (NAME=value, one per line)',
       headers: 'Headers (Name: value, one per line)',
       secretHelp: 'Values of names like TOKEN, KEY or Authorization are stored encrypted and shown masked.',
+      oauth: {
+        title: 'Sign-in (OAuth)',
+        help: 'Servers that ask for a sign-in register this app by themselves. Fill these only if the server gave you a client ID.',
+        clientId: 'Client ID',
+        clientSecret: 'Client secret (stored encrypted)',
+        scope: 'Scopes (default: what the server asks for)',
+      },
       signIn: {
         needed: 'Sign-in needed',
         signedIn: 'Signed in',

@@ -247,6 +247,13 @@ export const zh: Translation<typeof en & typeof enFeatures> = {
       env: '环境变量（NAME=value，每行一个）',
       headers: '请求头（Name: value，每行一个）',
       secretHelp: '名称中含 TOKEN、KEY 或 Authorization 等的值会加密保存并以掩码显示。',
+      oauth: {
+        title: '登录（OAuth）',
+        help: '需要登录的服务器会自行为本应用注册客户端。只有服务器给了你客户端 ID 时才需填写。',
+        clientId: '客户端 ID',
+        clientSecret: '客户端密钥（加密保存）',
+        scope: '权限范围（默认：服务器要求的范围）',
+      },
       signIn: {
         needed: '需要登录',
         signedIn: '已登录',

@@ -16,6 +16,10 @@ interface ServerDraft {
   env: string;
   url: string;
   headers: string;
+  /** OAuth: a pre-registered client (the secret arrives masked and is kept when left so) */
+  clientId: string;
+  clientSecret: string;
+  scope: string;
 }
 
 function draftOf(name?: string, entry?: McpServerEntry): ServerDraft {
@@ -28,6 +32,9 @@ function draftOf(name?: string, entry?: McpServerEntry): ServerDraft {
     env: entry?.type === 'stdio' ? recordToLines(entry.env, '=') : '',
     url: entry && entry.type !== 'stdio' ? entry.url : '',
     headers: entry && entry.type !== 'stdio' ? recordToLines(entry.headers, ': ') : '',
+    clientId: entry && entry.type !== 'stdio' ? (entry.oauth.clientId ?? '') : '',
+    clientSecret: entry && entry.type !== 'stdio' ? (entry.oauth.clientSecret ?? '') : '',
+    scope: entry && entry.type !== 'stdio' ? (entry.oauth.scope ?? '') : '',
   };
 }
 
@@ -50,8 +57,13 @@ function entryOf(draft: ServerDraft, previous?: McpServerEntry): McpServerEntry 
       ...common,
     };
   }
-  // sign-in settings are not edited here yet: an edit keeps them
-  const oauth = previous && previous.type !== 'stdio' ? previous.oauth : {};
+  const kept = previous && previous.type !== 'stdio' ? previous.oauth : {};
+  const oauth = {
+    ...kept,
+    clientId: draft.clientId.trim() || undefined,
+    clientSecret: (draft.clientId.trim() && draft.clientSecret.trim()) || undefined,
+    scope: draft.scope.trim() || undefined,
+  };
   return { type: draft.type, url: draft.url.trim(), headers: linesToRecord(draft.headers, ':'), oauth, ...common };
 }
 
@@ -348,6 +360,36 @@ function ServerForm({
             />
             <small className="field-help">{t('settings.mcp.secretHelp')}</small>
           </label>
+          <fieldset className="field-group">
+            <legend>{t('settings.mcp.oauth.title')}</legend>
+            <small className="field-help">{t('settings.mcp.oauth.help')}</small>
+            <label className="field">
+              <span>{t('settings.mcp.oauth.clientId')}</span>
+              <input
+                value={draft.clientId}
+                onChange={(event) => set('clientId', event.target.value)}
+                data-testid="mcp-client-id"
+              />
+            </label>
+            <label className="field">
+              <span>{t('settings.mcp.oauth.clientSecret')}</span>
+              <input
+                type="password"
+                value={draft.clientSecret}
+                onChange={(event) => set('clientSecret', event.target.value)}
+                disabled={!draft.clientId.trim()}
+                data-testid="mcp-client-secret"
+              />
+            </label>
+            <label className="field">
+              <span>{t('settings.mcp.oauth.scope')}</span>
+              <input
+                value={draft.scope}
+                onChange={(event) => set('scope', event.target.value)}
+                data-testid="mcp-scope"
+              />
+            </label>
+          </fieldset>
         </>
       )}
       {targetProblem && (draft.command || draft.url) ? <small className="field-problem">{targetProblem}</small> : null}
