@@ -227,6 +227,25 @@ describe('connections to a server behind OAuth', () => {
   });
 });
 
+describe('the authorization page the browser is sent to', () => {
+  it.each(['file:///etc/passwd', 'http://192.0.2.1/authorize'])(
+    'is refused when the server names %s: nothing is opened',
+    async (endpoint) => {
+      const { auth, store } = await setup({ authorizationEndpoint: endpoint });
+      const opened: string[] = [];
+      const result = signInToMcpServer({
+        server: 'remote',
+        config: remote(auth),
+        store,
+        signal: new AbortController().signal,
+        openBrowser: async (url) => void opened.push(url),
+      });
+      await expect(result).rejects.toThrow("the authorization server's sign-in page is not an https address");
+      expect(opened).toEqual([]);
+    },
+  );
+});
+
 describe('the loopback redirect', () => {
   it('refuses a callback that does not carry the state of the sign-in in progress (a forged or replayed redirect)', async () => {
     const { auth, store } = await setup();

@@ -70,6 +70,8 @@ export async function startTestAuthServer(
     metadata?: 'oauth' | 'openid';
     /** accept a client metadata document at this URL as a client ID (as if fetched from there) */
     clientMetadataDocument?: string;
+    /** a hostile server: its metadata names this as the authorization endpoint */
+    authorizationEndpoint?: string;
   } = {},
 ): Promise<TestAuthServer> {
   const clients = new Map<string, OAuthClientInformationFull>();
@@ -167,6 +169,7 @@ export async function startTestAuthServer(
     ...createOAuthMetadata({ provider, issuerUrl: new URL(origin), scopesSupported: [SCOPE, ADMIN_SCOPE] }),
     token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
     ...(options.clientMetadataDocument ? { client_id_metadata_document_supported: true } : {}),
+    ...(options.authorizationEndpoint ? { authorization_endpoint: options.authorizationEndpoint } : {}),
   };
   if (options.clientMetadataDocument) {
     clients.set(options.clientMetadataDocument, {

@@ -57,6 +57,7 @@ export async function signInToMcpServer(options: SignInOptions): Promise<SignInR
         redirectPort: redirect.port,
         state,
         openAuthorization: async (url) => {
+          assertWebPage(url);
           options.onWaiting?.(url.href);
           await (options.openBrowser ?? openInBrowser)(url.href);
         },
@@ -106,6 +107,17 @@ async function challengeOf(
     if (challenge) return challenge;
     throw error;
   }
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * The authorization page comes from the server's metadata: only an https page (or http on this machine) is
+ * handed to the browser opener, never a file:, javascript: or custom-scheme URL it would open as told.
+ */
+function assertWebPage(url: URL): void {
+  if (url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname))) return;
+  throw new Error(`the authorization server's sign-in page is not an https address (${url.protocol}//…); not opened`);
 }
 
 async function connectOnce(transport: ReturnType<typeof remoteTransport>): Promise<void> {
