@@ -108,6 +108,11 @@ export const CONTRACT = {
   mcpStatus: request(z.object({}), z.array(McpServerStateSchema)),
   /** adds the file's servers to the settings (an existing name is replaced); replies with them, masked */
   importMcpConfig: request(ImportMcpRequestSchema, ImportedMcpSchema),
+  /** starts signing in to a remote server in the browser; mcpStatus shows the progress */
+  mcpSignIn: request(z.object({ name: z.string().min(1) }), Ok),
+  mcpSignInCancel: request(z.object({ name: z.string().min(1) }), Ok),
+  /** forgets the server's tokens and registered client */
+  mcpSignOut: request(z.object({ name: z.string().min(1) }), Ok),
   sandboxStatus: request(z.object({}), SandboxStateSchema),
   buildSandbox: request(z.object({ method: SandboxBuildMethodSchema }), SandboxBuildJobSchema),
   listWorkspace: request(SessionRef, WorkspaceListingSchema),

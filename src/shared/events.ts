@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ElicitationFormSchema } from './elicitation-form.js';
 
 /** Everything the core emits is one of these. The store appends it (assigning `seq`), then subscribers see it. */
 
@@ -154,10 +155,12 @@ export const AskEventSchema = z.object({
   ...envelope,
   type: z.literal('ask'),
   askId: z.string(),
-  kind: z.enum(['question', 'approval']),
+  kind: z.enum(['question', 'approval', 'elicitation']),
   question: z.string(),
   /** for approvals: the tool call waiting */
   tool: z.object({ callId: z.string(), name: z.string(), args: z.unknown() }).optional(),
+  /** for elicitations: the form an MCP server asks the person to fill; the answer is its JSON (elicitation-form.ts) */
+  form: ElicitationFormSchema.optional(),
   /** set on the event that records the answer */
   answer: z.string().optional(),
   status: z.enum(['waiting', 'answered', 'cancelled']),

@@ -6,6 +6,8 @@ import { CoreApiError } from './invoke.js';
 import { testConnection } from '../llm/connection.js';
 import { restoreMaskedSecrets, maskSecrets } from '../store/settings-secrets.js';
 import { McpManager } from '../mcp/mcp-manager.js';
+import type { McpCredentialStore } from '../mcp/oauth/credential-store.js';
+import { McpSignIns } from '../mcp/oauth/sign-in-jobs.js';
 import { parseMcpConfigFile } from '../mcp/config-file.js';
 import { chooseEngine } from '../sandbox/engine-choice.js';
 import { dockerClient } from '../sandbox/engine.js';
@@ -28,6 +30,9 @@ type AppHandlerNames =
   | 'testLlm'
   | 'mcpStatus'
   | 'importMcpConfig'
+  | 'mcpSignIn'
+  | 'mcpSignInCancel'
+  | 'mcpSignOut'
   | 'sandboxStatus'
   | 'buildSandbox'
   | 'listWorkspace'
@@ -51,8 +56,10 @@ export function createAppHandlers(options: {
   dataDir: string;
   settings: SettingsAccess;
   openPath?: (path: string) => Promise<void>;
+  /** remote MCP servers' OAuth tokens; without it the settings screen cannot sign in */
+  mcpCredentials?: McpCredentialStore;
 }): AppHandlers {
-  const { store, dataDir, settings, openPath } = options;
+  const { store, dataDir, settings, openPath, mcpCredentials } = options;
   // the settings screen's own MCP connections: status and tool lists without a session
   let inspector: McpManager | undefined;
   let inspectorIdle: ReturnType<typeof setTimeout> | undefined;
@@ -63,6 +70,19 @@ export function createAppHandlers(options: {
     await closing?.close();
   };
   const builds = new SandboxBuildJobs();
+  // a sign-in or sign-out changes what the server answers: its inspector connection starts over at the next poll
+  const signIns = mcpCredentials ? new McpSignIns(mcpCredentials, () => void closeInspector()) : undefined;
+  const requireSignIns = (): McpSignIns => {
+    if (!signIns) throw new CoreApiError('unavailable', 'Signing in to MCP servers is not available here.');
+    return signIns;
+  };
+  const remoteServer = (name: string) => {
+    const config = settings.read().mcp.servers[name];
+    if (!config) throw new CoreApiError('not_found', `No MCP server "${name}".`);
+    if (config.type === 'stdio')
+      throw new CoreApiError('invalid_request', `MCP server "${name}" has nothing to sign in to.`);
+    return config;
+  };
 
   const workspaceOf = (sessionId: string): string => {
     const session = store.getSession(sessionId);
@@ -80,7 +100,7 @@ export function createAppHandlers(options: {
       return { ...report, elapsedMs: Date.now() - started };
     },
     mcpStatus: async () => {
-      const manager = (inspector ??= new McpManager(join(dataDir, 'logs')));
+      const manager = (inspector ??= new McpManager(join(dataDir, 'logs'), { credentials: mcpCredentials }));
       clearTimeout(inspectorIdle);
       inspectorIdle = setTimeout(() => void closeInspector(), INSPECTOR_IDLE_MS);
       inspectorIdle.unref?.();
@@ -96,7 +116,21 @@ export function createAppHandlers(options: {
         tools: status.tools.map((tool) => ({ name: tool.name, description: tool.description })),
         prompts: status.prompts.length,
         resources: status.resources.length,
+        ...(status.auth ? { auth: { ...status.auth, signIn: signIns?.progress(status.name) } } : {}),
       }));
+    },
+    mcpSignIn: ({ name }) => {
+      requireSignIns().start(name, remoteServer(name));
+      return { ok: true };
+    },
+    mcpSignInCancel: ({ name }) => {
+      requireSignIns().cancel(name);
+      return { ok: true };
+    },
+    mcpSignOut: async ({ name }) => {
+      remoteServer(name);
+      await requireSignIns().signOut(name);
+      return { ok: true };
     },
     importMcpConfig: ({ text }) => {
       let servers;
@@ -156,5 +190,11 @@ export function createAppHandlers(options: {
     },
   };
 
-  return { handlers, close: closeInspector };
+  return {
+    handlers,
+    close: async () => {
+      signIns?.close();
+      await closeInspector();
+    },
+  };
 }

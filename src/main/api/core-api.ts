@@ -1,4 +1,5 @@
 import type { CoreEvent } from '../../shared/events.js';
+import type { McpCredentialStore } from '../mcp/oauth/credential-store.js';
 import type { AppInfo, CoreHandlers, InvokeResult, ModelChoice } from '../../shared/contract.js';
 import type { AppSettings } from '../config/settings.js';
 import type { SessionStore } from '../store/store-api.js';
@@ -30,6 +31,8 @@ export interface CoreApiOptions {
   runSettings?: () => AppSettings;
   /** the desktop shell opens files with the system's default application; absent in web mode */
   openPath?: (path: string) => Promise<void>;
+  /** remote MCP servers' OAuth tokens, for signing in from the settings screen */
+  mcpCredentials?: McpCredentialStore;
   /** the desktop shell relabels its menu in the UI's language */
   onUiLanguage?: (language: 'en' | 'zh') => void;
 }
@@ -66,7 +69,13 @@ function fileStem(title: string, sessionId: string): string {
 /** The handlers of every request in the contract, shared by the Electron shell and the web server. */
 export function createCoreApi(options: CoreApiOptions): CoreApi {
   const { sessions, store, dataDir, settings } = options;
-  const app = createAppHandlers({ store, dataDir, settings, openPath: options.openPath });
+  const app = createAppHandlers({
+    store,
+    dataDir,
+    settings,
+    openPath: options.openPath,
+    mcpCredentials: options.mcpCredentials,
+  });
 
   function sessionOrThrow(sessionId: string) {
     const session = store.getSession(sessionId);

@@ -5,6 +5,7 @@ import { applyLlmOverrides, llmOverridesFromEnv, type LlmOverrides } from '../co
 import { createLlm } from '../llm/client.js';
 import { closeSharedBrowsers } from '../browser/browser-launcher.js';
 import { SessionMcp } from '../mcp/session-mcp.js';
+import { credentialStoreIn } from '../mcp/oauth/credential-store.js';
 import { sweepOrphanSandboxesInBackground, type RemovedSandbox } from '../sandbox/orphan-sandboxes.js';
 import { parkSandbox, unparkSandbox } from '../sandbox/session-sandbox.js';
 import { SessionService } from '../session/session-service.js';
@@ -51,7 +52,7 @@ export function runSettingsFor(
 export function createAppCore(options: AppCoreOptions): AppCore {
   const { dataDir, store, secrets } = options;
   const runSettings = (): AppSettings => runSettingsFor(options);
-  const mcp = new SessionMcp(join(dataDir, 'logs'));
+  const mcp = new SessionMcp(join(dataDir, 'logs'), credentialStoreIn(dataDir, secrets));
   const service = new SessionService({
     store,
     dataDir,

@@ -1,8 +1,8 @@
 import type { AppSettings } from '../config/settings.js';
 import { mcpToolApproval } from '../mcp/mcp-approval.js';
-import type { ToolGate, ToolGateDecision } from './tool-gate.js';
+import type { GatedAction, ToolGate, ToolGateDecision } from './tool-gate.js';
 import type { HumanChannel } from '../session/human-channel.js';
-import type { AnyTool, ToolRisk } from '../tool/tool.js';
+import type { ToolRisk } from '../tool/tool.js';
 
 /** Tools that only talk with the person or end the run: never worth a confirmation. */
 const NEVER_ASK = new Set(['terminate', 'ask_human']);
@@ -34,7 +34,7 @@ export function createApprovalGate(options: ApprovalGateOptions): ToolGate {
   const alwaysAllowed = new Set<string>();
   const approvedHosts = new Set<string>();
 
-  const needsApproval = (tool: AnyTool, args: unknown): boolean => {
+  const needsApproval = (tool: GatedAction, args: unknown): boolean => {
     const { approval: settings, mcp } = options.settings();
     if (NEVER_ASK.has(tool.name) || alwaysAllowed.has(tool.name) || settings.alwaysAllow.includes(tool.name)) {
       return false;

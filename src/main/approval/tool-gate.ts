@@ -1,10 +1,14 @@
+import type { SessionResources } from '../session/resources.js';
 import type { AnyTool } from '../tool/tool.js';
 
 export type ToolGateDecision = { allowed: true } | { allowed: false; reason: string };
 
+/** What the gate judges: a tool, or another action held to the same policy (an MCP server's sampling request). */
+export type GatedAction = Pick<AnyTool, 'name' | 'risk' | 'riskOf'>;
+
 export interface ToolGateRequest {
   callId: string;
-  tool: AnyTool;
+  tool: GatedAction;
   args: unknown;
   signal: AbortSignal;
 }
@@ -13,3 +17,14 @@ export interface ToolGateRequest {
 export type ToolGate = (request: ToolGateRequest) => Promise<ToolGateDecision>;
 
 export const allowAllTools: ToolGate = async () => ({ allowed: true });
+
+const TOOL_GATE_PROVISION = 'tool-gate';
+
+/** The session's gate, for actions that do not go through the agent's tool loop (MCP sampling). */
+export function provideToolGate(resources: SessionResources, gate: ToolGate): void {
+  resources.provide(TOOL_GATE_PROVISION, gate);
+}
+
+export function toolGateOf(resources: SessionResources): ToolGate | undefined {
+  return resources.provision<ToolGate>(TOOL_GATE_PROVISION);
+}

@@ -1,4 +1,5 @@
 import { app, BrowserWindow, dialog, shell } from 'electron';
+import { credentialStoreIn } from '../mcp/oauth/credential-store.js';
 import { resolveDataDir } from '../store/data-dir.js';
 import { openStore } from '../store/store.js';
 import { electronSqliteBinding } from './native-sqlite.js';
@@ -48,6 +49,7 @@ if (!app.requestSingleInstanceLock()) {
         dataDir,
         settings: storedSettings(store, secrets),
         runSettings: core.runSettings,
+        mcpCredentials: credentialStoreIn(dataDir, secrets),
         shell: 'electron',
         onUiLanguage: (language) => installApplicationMenu(currentWindow, language),
         openPath: async (path) => {

@@ -1,11 +1,20 @@
 import { EventEmitter } from 'node:events';
 import type { AnyTool } from '../tool/tool.js';
+import type { McpClientHost } from './client-host.js';
+import type { McpCredentialStore } from './oauth/credential-store.js';
 import { McpSettingsSchema, type McpServerConfig, type McpSettings } from './mcp-settings.js';
 import { McpServerConnection, type McpServerStatus } from './server-connection.js';
 import { mcpToolFor } from './mcp-tools.js';
 import { mcpToolName } from './tool-name.js';
 
 const TOOLS_CHANGED = 'tools-changed';
+
+export interface McpConnectionOptions {
+  /** answers servers' elicitation and sampling requests; without one they are not offered */
+  host?: McpClientHost;
+  /** remote servers' OAuth tokens: used and refreshed, never a new sign-in (that is `signInToMcpServer`) */
+  credentials?: McpCredentialStore;
+}
 const STATUS_CHANGED = 'status-changed';
 
 /**
@@ -18,8 +27,11 @@ export class McpManager {
   private settings: McpSettings = McpSettingsSchema.parse({});
   private tools: AnyTool[] = [];
 
-  /** @param logDir where stdio servers' stderr logs go (`mcp-<name>.log`) */
-  constructor(private readonly logDir: string) {}
+  /** @param logDir where servers' logs go (`mcp-<name>.log`: log messages, and stdio servers' stderr) */
+  constructor(
+    private readonly logDir: string,
+    private readonly options: McpConnectionOptions = {},
+  ) {}
 
   /** Brings the running servers in line with `settings`; resolves when every new connect attempt ended. */
   async apply(settings: McpSettings): Promise<void> {
@@ -29,14 +41,15 @@ export class McpManager {
     for (const [name, connection] of this.connections) {
       const next = settings.servers[name];
       const stale = !next || !sameLaunch(connection.config, next) || connection.config.enabled !== next.enabled;
-      if (stale || connection.gaveUp()) {
+      // a server that wanted a sign-in is tried again: one may have happened since
+      if (stale || connection.gaveUp() || connection.status().auth?.signInRequired) {
         this.connections.delete(name);
         attempts.push(connection.close());
       }
     }
     for (const [name, config] of Object.entries(settings.servers)) {
       if (this.connections.has(name)) continue;
-      const connection = new McpServerConnection(name, config, this.logDir, () => this.changed());
+      const connection = new McpServerConnection(name, config, this.logDir, () => this.changed(), this.options);
       this.connections.set(name, connection);
       attempts.push(config.enabled ? connection.connect() : connection.disable());
     }

@@ -9,6 +9,23 @@ const common = {
   connectTimeoutMs: z.number().int().positive().default(20_000),
 };
 
+/** How we sign in to a remote server that asks for OAuth; all optional: discovery and registration fill the rest. */
+export const McpOAuthSettingsSchema = z.object({
+  /** a client the authorization server knows already (else we register one, RFC 7591) */
+  clientId: z.string().min(1).optional(),
+  clientSecret: z.string().min(1).optional(),
+  /** how a pre-registered client proves itself at the token endpoint (default: what the server supports) */
+  tokenEndpointAuthMethod: z.enum(['none', 'client_secret_basic', 'client_secret_post']).optional(),
+  /**
+   * an https URL where our client metadata document is published: used as the client ID by authorization
+   * servers that accept such documents, instead of registering a client
+   */
+  clientMetadataUrl: z.string().url().startsWith('https://').optional(),
+  /** the scopes to ask for (default: the server's challenge, else all it supports) */
+  scope: z.string().min(1).optional(),
+});
+export type McpOAuthSettings = z.infer<typeof McpOAuthSettingsSchema>;
+
 export const McpServerConfigSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('stdio'),
@@ -22,12 +39,14 @@ export const McpServerConfigSchema = z.discriminatedUnion('type', [
     type: z.literal('sse'),
     url: z.string().url(),
     headers: z.record(z.string(), z.string()).default({}),
+    oauth: McpOAuthSettingsSchema.default({}),
     ...common,
   }),
   z.object({
     type: z.literal('http'),
     url: z.string().url(),
     headers: z.record(z.string(), z.string()).default({}),
+    oauth: McpOAuthSettingsSchema.default({}),
     ...common,
   }),
 ]);

@@ -22,7 +22,8 @@ export function mcpToolFor(
     execute: (args, ctx) =>
       connection.callTool(tool.name, args, {
         signal: ctx.signal,
-        onProgress: (progress) => emitToolProgress(ctx, name, args, progress),
+        // one line each: the card appends progress as it comes
+        onProgress: (line) => emitToolProgress(ctx, name, args, `${line}\n`),
       }),
   }) as AnyTool;
 }

@@ -1,12 +1,20 @@
+import { appendFile, mkdir } from 'node:fs/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
   ErrorCode,
+  LoggingMessageNotificationSchema,
   McpError,
   type CallToolResult,
+  type LoggingMessageNotification,
   type Prompt,
   type Resource,
   type Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { McpConnectionOptions } from './mcp-manager.js';
+import { McpOAuthProvider, SignInRequiredError } from './oauth/oauth-provider.js';
 import type { McpServerConfig } from './mcp-settings.js';
 import { mcpLogPath, openTransport, type OpenedTransport } from './transport.js';
 import { toToolResult } from './tool-result.js';
@@ -18,6 +26,8 @@ const RECONNECT_MAX_DELAY_MS = 30_000;
 const MAX_CONNECT_FAILURES = 8;
 const PING_TIMEOUT_MS = 5_000;
 const CLIENT_INFO = { name: 'manus-desktop', version: '0.1.0' };
+/** what servers that log are asked to send: their notes and problems, not their debugging */
+const SERVER_LOG_LEVEL = 'info';
 
 export type McpServerState = 'connecting' | 'connected' | 'failed' | 'disabled';
 
@@ -30,15 +40,23 @@ export interface McpServerStatus {
   tools: { name: string; description?: string }[];
   prompts: { name: string; description?: string }[];
   resources: { uri: string; name: string; mimeType?: string }[];
-  /** stdio: where the server's stderr goes */
+  /** where the server's log messages (and a stdio server's stderr) go */
   logPath?: string;
   /** stdio: the running child's pid */
   pid?: number;
+  /** remote servers with OAuth: signed in or not, as whom, until when (ms since epoch), whether sign-in is needed */
+  auth?: { signedIn: boolean; account?: string; expiresAt?: number; signInRequired: boolean };
 }
 
 export interface CallOptions {
   signal?: AbortSignal;
-  onProgress?: (progress: string) => void;
+  /** a progress notification of the call, or a log message the server sent while it ran, as one line */
+  onProgress?: (line: string) => void;
+}
+
+interface CallInFlight {
+  signal: AbortSignal;
+  onLine: (line: string) => void;
 }
 
 /**
@@ -59,12 +77,18 @@ export class McpServerConnection {
   /** bumped on every (re)connect and close so events of an old client are ignored */
   private generation = 0;
   private closed = false;
+  /** aborted when the current client goes: the server's pending requests to the person end with it */
+  private clientLifetime = new AbortController();
+  private readonly inFlight = new Set<CallInFlight>();
+  private authProvider?: McpOAuthProvider;
+  private signInRequired = false;
 
   constructor(
     readonly name: string,
     readonly config: McpServerConfig,
     private readonly logDir: string,
     private readonly onChange: () => void,
+    private readonly options: McpConnectionOptions = {},
   ) {}
 
   /** Connects (never throws: a failure is the status); resolves when this attempt ended. */
@@ -98,8 +122,9 @@ export class McpServerConnection {
         name: resource.name,
         mimeType: resource.mimeType,
       })),
-      ...(this.config.type === 'stdio' ? { logPath: mcpLogPath(this.logDir, this.name) } : {}),
+      logPath: mcpLogPath(this.logDir, this.name),
       ...(this.opened?.pid() ? { pid: this.opened.pid() } : {}),
+      ...(this.authProvider ? { auth: { ...this.authProvider.signedIn(), signInRequired: this.signInRequired } } : {}),
     };
   }
 
@@ -117,18 +142,14 @@ export class McpServerConnection {
     const forwardAbort = () => callAbort.abort(options.signal?.reason);
     if (options.signal?.aborted) callAbort.abort(options.signal.reason);
     options.signal?.addEventListener('abort', forwardAbort, { once: true });
+    const call: CallInFlight = { signal: callAbort.signal, onLine: (line) => options.onProgress?.(line) };
+    this.inFlight.add(call);
     try {
       const result = await client.callTool({ name: tool, arguments: args }, undefined, {
         signal: callAbort.signal,
         timeout: timeoutMs,
         resetTimeoutOnProgress: true,
-        onprogress: options.onProgress
-          ? (progress) =>
-              options.onProgress?.(
-                progress.message ??
-                  (progress.total ? `${progress.progress}/${progress.total}` : String(progress.progress)),
-              )
-          : undefined,
+        onprogress: options.onProgress ? (progress) => call.onLine(progressLine(progress)) : undefined,
       });
       return toToolResult(result as CallToolResult);
     } catch (error) {
@@ -144,10 +165,19 @@ export class McpServerConnection {
           `MCP server "${this.name}" stopped during the call to "${tool}" (${error.message}); it is being restarted, try again shortly.`,
         );
       }
+      const scopeNeeded = this.authProvider?.scopeNeeded();
+      if (scopeNeeded) {
+        this.signInRequired = true;
+        this.onChange();
+        return toolError(
+          `MCP server "${this.name}" needs more permission for "${tool}" (scope "${scopeNeeded}"): ${new SignInRequiredError(this.name).message}.`,
+        );
+      }
       // a transport failure (not an answer from the server) may mean the server is gone: check, reconnect if so
       if (!(error instanceof McpError)) void this.restartIfUnresponsive();
       return toolError(`MCP tool "${tool}" on server "${this.name}" failed: ${messageOf(error)}`);
     } finally {
+      this.inFlight.delete(call);
       options.signal?.removeEventListener('abort', forwardAbort);
     }
   }
@@ -179,6 +209,7 @@ export class McpServerConnection {
       await withTimeout(attempt, this.config.connectTimeoutMs, `no answer within ${this.config.connectTimeoutMs} ms`);
       if (generation !== this.generation) return;
       this.failures = 0;
+      this.signInRequired = false;
       this.lastError = undefined;
       this.setState('connected');
     } catch (error) {
@@ -186,20 +217,32 @@ export class McpServerConnection {
       if (generation !== this.generation) return;
       this.generation++;
       await this.dropClient();
-      this.lastError = `could not connect: ${messageOf(error)}`;
+      // trying again cannot help until the person signs in
+      this.signInRequired = isSignInRequired(error);
+      this.lastError = this.signInRequired
+        ? new SignInRequiredError(this.name).message
+        : `could not connect: ${messageOf(error)}`;
       this.setState('failed');
-      this.scheduleReconnect();
+      if (!this.signInRequired) this.scheduleReconnect();
     }
   }
 
   private async openAndList(generation: number): Promise<void> {
-    const opened = await openTransport(this.name, this.config, this.logDir);
+    if (this.config.type !== 'stdio' && this.options.credentials) {
+      this.authProvider = await McpOAuthProvider.open({
+        server: this.name,
+        url: this.config.url,
+        settings: this.config.oauth,
+        store: this.options.credentials,
+      });
+    }
+    const opened = await openTransport(this.name, this.config, this.logDir, this.authProvider);
     if (generation !== this.generation) {
       await opened.transport.close();
       return;
     }
     const client = new Client(CLIENT_INFO, {
-      capabilities: {},
+      capabilities: this.options.host ? { elicitation: { form: {} }, sampling: {} } : {},
       listChanged: {
         tools: { onChanged: (error, tools) => this.updateList(generation, error, () => (this.tools = tools ?? [])) },
         prompts: {
@@ -212,9 +255,12 @@ export class McpServerConnection {
     });
     this.client = client;
     this.opened = opened;
+    this.answerServerRequests(client);
     client.onclose = () => this.handleClosed(generation);
     await client.connect(opened.transport, { timeout: this.config.connectTimeoutMs });
     const capabilities = client.getServerCapabilities() ?? {};
+    // a server that cannot set its level still logs at its own: nothing to do about it
+    if (capabilities.logging) await client.setLoggingLevel(SERVER_LOG_LEVEL).catch(() => undefined);
     this.tools = capabilities.tools ? await listAll<McpTool>((cursor) => client.listTools({ cursor }), 'tools') : [];
     // prompts and resources are extras: a server that fails to list them still serves its tools
     this.prompts = capabilities.prompts
@@ -223,6 +269,43 @@ export class McpServerConnection {
     this.resources = capabilities.resources
       ? await listAll<Resource>((cursor) => client.listResources({ cursor }), 'resources').catch(() => [])
       : [];
+  }
+
+  private answerServerRequests(client: Client): void {
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) =>
+      this.keepServerLog(notification.params),
+    );
+    const host = this.options.host;
+    if (!host) return;
+    client.setRequestHandler(ElicitRequestSchema, (request, extra) => {
+      const params = request.params;
+      // only form mode is declared (the SDK already refuses the rest): this narrows the type
+      if (params.mode === 'url') throw new McpError(ErrorCode.InvalidParams, 'URL-mode elicitation is not supported');
+      return host.elicit(this.name, params, this.askScope(extra.signal));
+    });
+    client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
+      host.sample(this.name, request.params, this.askScope(extra.signal)),
+    );
+  }
+
+  /**
+   * How long a server's question to the person may wait: until the server withdraws it, the connection goes,
+   * or a tool call running when it came is cancelled (the run it belongs to was stopped).
+   */
+  private askScope(requestSignal: AbortSignal): AbortSignal {
+    const calls = [...this.inFlight].map((call) => call.signal);
+    return AbortSignal.any([requestSignal, this.clientLifetime.signal, ...calls]);
+  }
+
+  /** A server's log message: kept in its log file, and shown on the cards of the calls running meanwhile. */
+  private keepServerLog(params: LoggingMessageNotification['params']): void {
+    const text = typeof params.data === 'string' ? params.data : JSON.stringify(params.data);
+    const line = `[${params.level}]${params.logger ? ` ${params.logger}:` : ''} ${text}`;
+    const entry = `${new Date().toISOString()} ${line}\n`;
+    void mkdir(this.logDir, { recursive: true })
+      .then(() => appendFile(mcpLogPath(this.logDir, this.name), entry))
+      .catch(() => undefined);
+    for (const call of this.inFlight) call.onLine(line);
   }
 
   private updateList(generation: number, error: Error | null, apply: () => void): void {
@@ -278,6 +361,8 @@ export class McpServerConnection {
     const opened = this.opened;
     this.client = undefined;
     this.opened = undefined;
+    this.clientLifetime.abort(new Error(`the connection to MCP server "${this.name}" ended`));
+    this.clientLifetime = new AbortController();
     try {
       if (client) await client.close();
       else await opened?.transport.close();
@@ -304,6 +389,16 @@ async function listAll<T>(
     cursor = result.nextCursor;
   } while (cursor);
   return items;
+}
+
+/** The SDK reports a sign-in it could not do as UnauthorizedError, or passes ours on. */
+function isSignInRequired(error: unknown): boolean {
+  return error instanceof SignInRequiredError || error instanceof UnauthorizedError;
+}
+
+function progressLine(progress: { progress: number; total?: number; message?: string }): string {
+  const count = progress.total ? `${progress.progress}/${progress.total}` : String(progress.progress);
+  return progress.message ? `${count} ${progress.message}` : count;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {

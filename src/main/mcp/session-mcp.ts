@@ -3,6 +3,8 @@ import { defineResource, type ResourceKey, type SessionResources } from '../sess
 import type { AnyTool } from '../tool/tool.js';
 import type { McpSettings } from './mcp-settings.js';
 import { McpManager } from './mcp-manager.js';
+import { sessionClientHost } from './client-host.js';
+import type { McpCredentialStore } from './oauth/credential-store.js';
 
 /**
  * MCP for the session service: each live session gets its own manager, started when the session becomes live
@@ -12,12 +14,15 @@ export class SessionMcp {
   private readonly managers = new Map<string, McpManager>();
   readonly resource: ResourceKey<McpManager>;
 
-  /** @param logDir `<dataDir>/logs`: stdio servers' stderr goes to `mcp-<name>.log` there */
-  constructor(logDir: string) {
+  /**
+   * @param logDir `<dataDir>/logs`: servers' logs go to `mcp-<name>.log` there
+   * @param credentials remote servers' OAuth tokens (signed in with `manus mcp login` or in Settings)
+   */
+  constructor(logDir: string, credentials?: McpCredentialStore) {
     this.resource = defineResource<McpManager>({
       name: 'mcp',
       create: async (owner) => {
-        const manager = new McpManager(logDir);
+        const manager = new McpManager(logDir, { host: sessionClientHost(owner.resources), credentials });
         this.managers.set(owner.sessionId, manager);
         await manager.apply(settingsOf(owner.resources).mcp);
         return manager;

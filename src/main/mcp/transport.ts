@@ -4,8 +4,11 @@ import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotoc
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerConfig } from './mcp-settings.js';
 import { findExecutable, mergePaths, userShellPath } from './command-resolution.js';
+import type { McpOAuthProvider } from './oauth/oauth-provider.js';
 import { CREDENTIAL_NAME, environmentSecrets, redactText } from '../store/redact.js';
 import { redactingLineStream } from '../store/redacting-stream.js';
 
@@ -26,16 +29,26 @@ export function mcpLogPath(logDir: string, server: string): string {
   return join(logDir, `mcp-${server.replace(/[^a-zA-Z0-9_.-]/g, '_')}.log`);
 }
 
-export async function openTransport(server: string, config: McpServerConfig, logDir: string): Promise<OpenedTransport> {
-  if (config.type === 'sse') {
-    const transport = new SSEClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
-    return { transport, pid: () => undefined };
-  }
-  if (config.type === 'http') {
-    const transport = new StreamableHTTPClientTransport(new URL(config.url), {
-      requestInit: { headers: config.headers },
-    });
-    return { transport, pid: () => undefined };
+/** A remote server's transport; with an OAuth provider it signs its requests and answers 401s and 403s. */
+export function remoteTransport(
+  config: Extract<McpServerConfig, { type: 'sse' | 'http' }>,
+  authProvider?: OAuthClientProvider,
+  fetchFn?: FetchLike,
+): SSEClientTransport | StreamableHTTPClientTransport {
+  const options = { requestInit: { headers: config.headers }, authProvider, ...(fetchFn ? { fetch: fetchFn } : {}) };
+  return config.type === 'sse'
+    ? new SSEClientTransport(new URL(config.url), options)
+    : new StreamableHTTPClientTransport(new URL(config.url), options);
+}
+
+export async function openTransport(
+  server: string,
+  config: McpServerConfig,
+  logDir: string,
+  authProvider?: McpOAuthProvider,
+): Promise<OpenedTransport> {
+  if (config.type !== 'stdio') {
+    return { transport: remoteTransport(config, authProvider, authProvider?.watchingFetch), pid: () => undefined };
   }
   const { command, env } = await resolveLaunch(config);
   const transport = new StdioClientTransport({ command, args: config.args, env, cwd: config.cwd, stderr: 'pipe' });

@@ -1,6 +1,5 @@
 import { mkdirSync, realpathSync } from 'node:fs';
 import type Docker from 'dockerode';
-import { z } from 'zod';
 import { BashShell } from './bash-shell.js';
 import {
   CONFIG_LABEL,
@@ -13,10 +12,9 @@ import {
   sandboxIdentity,
   type SandboxIdentity,
 } from './container-spec.js';
-import { runForOutput, runQuietly, startDockerChannel } from './docker-channel.js';
+import { runQuietly, startDockerChannel } from './docker-channel.js';
 import { BASH_SHELL_SOURCE } from './drivers/bash-shell-source.js';
 import { PYTHON_REPL_SOURCE } from './drivers/python-repl-source.js';
-import { WORKSPACE_USAGE_SOURCE } from './drivers/workspace-usage-source.js';
 import type { EngineChoice } from './engine-choice.js';
 import { SandboxUnavailableError, engineUnreachable, errorText, requireEngine } from './engine.js';
 import { containerOwnership } from './orphan-sandboxes.js';
@@ -25,14 +23,13 @@ import type { SandboxSettings } from './sandbox-settings.js';
 import { ensureImage } from './sandbox-image.js';
 import { stateLostNote, type Acquired, type ProgressListener, type Sandbox } from './sandbox.js';
 import { prepareManagedWorkspace, type FolderOwner } from './workspace-owner.js';
+import { WorkspaceMeter } from './workspace-meter.js';
 import { WorkspaceQuotaWatch, type QuotaNotice } from './workspace-quota.js';
 import { WorkspaceSync } from './workspace-sync.js';
 import { ensureWorkspaceVolume, removeWorkspaceVolumes } from './workspace-volume.js';
 
 const STOP_TIMEOUT_S = 2;
 /** a workspace that takes longer than this to measure is measured again later */
-const MEASURE_TIMEOUT_MS = 60_000;
-const WorkspaceUsageSchema = z.object({ bytes: z.number().int().nonnegative() });
 
 export interface DockerSandboxOptions {
   docker: Docker;
@@ -176,7 +173,7 @@ export class DockerSandbox implements Sandbox {
   }
 
   async quotaAfterCall(quotaMark: number): Promise<QuotaNotice | undefined> {
-    await this.quota?.check();
+    await this.quota?.checkAfterCall();
     if (this.breaches > quotaMark && this.lastBreach) {
       this.reportedBreaches = this.breaches;
       return this.lastBreach;
@@ -310,9 +307,11 @@ export class DockerSandbox implements Sandbox {
     this.stopQuotaWatch();
     const { docker, settings } = this.options;
     if (settings.workspaceQuotaMb === 0) return;
+    const meter = new WorkspaceMeter(docker, live.container, live.identity.user);
     const watch = new WorkspaceQuotaWatch({
       quotaMb: settings.workspaceQuotaMb,
-      measure: () => measureWorkspace(docker, live.container, live.identity.user),
+      measure: () => meter.measure(),
+      close: () => meter.close(),
       // every process of the sandbox's user; the keeper runs as another uid, so the container stays up
       stopAll: async () => {
         await runQuietly(live.container, ['kill', '-KILL', '-1'], live.identity.user);
@@ -479,27 +478,6 @@ export class DockerSandbox implements Sandbox {
       live.learning = undefined;
     });
     return live;
-  }
-}
-
-/** The workspace's size, measured inside the container as the sandbox's user (see WORKSPACE_USAGE_SOURCE). */
-async function measureWorkspace(
-  docker: Docker,
-  container: Docker.Container,
-  user: string,
-): Promise<number | undefined> {
-  const output = await runForOutput(
-    docker,
-    container,
-    ['python3', '-c', WORKSPACE_USAGE_SOURCE],
-    user,
-    MEASURE_TIMEOUT_MS,
-  );
-  if (output === undefined) return undefined;
-  try {
-    return WorkspaceUsageSchema.parse(JSON.parse(output)).bytes;
-  } catch {
-    return undefined;
   }
 }
 

@@ -1,3 +1,5 @@
+import type { WorkspaceMeasurement } from './workspace-meter.js';
+
 /** how often the workspace is measured while a call runs */
 const BUSY_INTERVAL_MS = 1_000;
 /** between calls (background jobs may still write) */
@@ -6,6 +8,8 @@ const IDLE_INTERVAL_MS = 5_000;
 const MEASURE_COST_FACTOR = 4;
 /** the longest a new container's first call waits for the workspace's first measurement */
 const BASELINE_WAIT_MS = 3_000;
+/** a call's result waits for the measurement at its end only when measuring is this quick; else it is told next call */
+const AFTER_CALL_WAIT_MS = 500;
 const MIB = 1024 * 1024;
 
 /** What the model is told about the workspace quota after a call. */
@@ -17,10 +21,12 @@ export interface QuotaNotice {
 
 export interface QuotaWatchOptions {
   quotaMb: number;
-  /** the workspace's size in bytes; undefined when it could not be measured (container gone) */
-  measure(): Promise<number | undefined>;
+  /** the workspace's size in bytes and how long measuring took; undefined when it could not be measured (container gone) */
+  measure(): Promise<WorkspaceMeasurement | undefined>;
   /** stops every process the sandbox runs, so the writer stops wherever it hides (background job, daemon) */
   stopAll(): Promise<void>;
+  /** releases what measuring holds (its process in the container) */
+  close(): void;
   /** a call is running: measure often */
   busy(): boolean;
   onBreach(notice: QuotaNotice): void;
@@ -34,6 +40,8 @@ export interface QuotaWatchOptions {
  */
 export class WorkspaceQuotaWatch {
   private lastBytes: number | undefined;
+  /** how long the last measurement took */
+  private lastMeasureMs = 0;
   private checking: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
@@ -43,7 +51,7 @@ export class WorkspaceQuotaWatch {
   /** Takes the first measurement (what later ones are compared with), waiting for it a little, and starts measuring. */
   async start(): Promise<void> {
     const first = this.check();
-    this.schedule(0);
+    this.schedule();
     // a huge folder is not worth holding the first call for: its baseline lands a bit later
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([first, new Promise((resolve) => (timer = setTimeout(resolve, BASELINE_WAIT_MS)))]);
@@ -53,6 +61,7 @@ export class WorkspaceQuotaWatch {
   stop(): void {
     this.stopped = true;
     clearTimeout(this.timer);
+    this.options.close();
   }
 
   /** A call began: the next measurement comes at the busy pace, not after the idle wait. */
@@ -60,14 +69,23 @@ export class WorkspaceQuotaWatch {
     if (!this.timer) return;
     clearTimeout(this.timer);
     this.timer = undefined;
-    this.schedule(0);
+    this.schedule();
   }
 
-  /** One measurement now (a call's end: a fast writer may finish between two ticks); one at a time. */
+  /** One measurement now; one at a time. */
   check(): Promise<void> {
     const next = this.checking.then(() => this.measureAndEnforce());
     this.checking = next.catch(() => undefined);
     return next;
+  }
+
+  /**
+   * The measurement at a call's end (a fast writer may finish between two ticks), awaited when measuring is quick; a
+   * big workspace is measured in the background and a breach found then is told to the next call.
+   */
+  async checkAfterCall(): Promise<void> {
+    const check = this.check();
+    if (this.lastMeasureMs <= AFTER_CALL_WAIT_MS) await check;
   }
 
   /** The note for a workspace that is at or over its quota without growing (nothing was stopped). */
@@ -85,24 +103,25 @@ export class WorkspaceQuotaWatch {
     return this.options.quotaMb * MIB;
   }
 
-  private schedule(lastMeasureMs: number): void {
+  private schedule(): void {
     if (this.stopped) return;
     const interval = this.options.busy() ? BUSY_INTERVAL_MS : IDLE_INTERVAL_MS;
     this.timer = setTimeout(
       () => {
         this.timer = undefined;
-        const started = Date.now();
-        void this.check().then(() => this.schedule(Date.now() - started));
+        void this.check().then(() => this.schedule());
       },
-      Math.max(interval, lastMeasureMs * MEASURE_COST_FACTOR),
+      Math.max(interval, this.lastMeasureMs * MEASURE_COST_FACTOR),
     );
     this.timer.unref();
   }
 
   private async measureAndEnforce(): Promise<void> {
     if (this.stopped) return;
-    const bytes = await this.options.measure();
-    if (bytes === undefined) return;
+    const measured = await this.options.measure();
+    if (measured === undefined) return;
+    const { bytes } = measured;
+    this.lastMeasureMs = measured.elapsedMs;
     const grew = this.lastBytes !== undefined && bytes > this.lastBytes;
     this.lastBytes = bytes;
     if (!grew || bytes < this.quotaBytes) return;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ElicitationForm } from '../../shared/elicitation-form.js';
 import type { CoreEventInput } from '../../shared/events.js';
 import { defineResource } from './resources.js';
 
@@ -17,9 +18,10 @@ interface PendingAsk {
 }
 
 export interface AskRequest {
-  kind: 'question' | 'approval';
+  kind: 'question' | 'approval' | 'elicitation';
   question: string;
   tool?: { callId: string; name: string; args: unknown };
+  form?: ElicitationForm;
   signal: AbortSignal;
 }
 
@@ -46,6 +48,7 @@ export class HumanChannel {
       kind: request.kind,
       question: request.question,
       tool: request.tool,
+      form: request.form,
     } as const;
     return new Promise<string>((resolve, reject) => {
       const onAbort = () => {
@@ -65,6 +68,11 @@ export class HumanChannel {
       });
       this.emit({ ...base, status: 'waiting' });
     });
+  }
+
+  /** Something the person should know without answering (a request declined for them, a model's answer). */
+  tell(code: string, text: string, level: 'info' | 'warning' = 'info'): void {
+    this.emit({ type: 'notice', sessionId: this.sessionId, level, code, text });
   }
 
   /** Returns false when no question with this id is waiting. */

@@ -15,8 +15,8 @@ import { sessionWorkspaceDir } from '../store/data-dir.js';
 import { prepareManagedWorkspace } from '../sandbox/workspace-owner.js';
 import { SecretRedactor } from '../store/redact.js';
 import { collectSecrets } from '../store/settings-secrets.js';
-import type { ToolGate } from '../approval/tool-gate.js';
 import { createApprovalGate } from '../approval/approval-gate.js';
+import { provideToolGate, type ToolGate } from '../approval/tool-gate.js';
 import type { AnyTool } from '../tool/tool.js';
 import { runAgentMode } from './agent-mode.js';
 import { HumanChannel } from './human-channel.js';
@@ -220,6 +220,7 @@ export class SessionService {
         human,
         rememberAlwaysAllow: this.options.rememberAlwaysAllow,
       });
+      provideToolGate(resources, gate);
       live = { resources, human, gate, usage: { ...session.usage } };
       this.live.set(session.id, live);
       provideSettings(resources, settings);

@@ -11,8 +11,8 @@ const SHOWN_TAIL = 4;
 /** stored form: `enc:<box kind>:<cipher text>` */
 const ENCRYPTED_PREFIX = 'enc:';
 
-/** Fields whose value is a secret wherever they appear (llms.*.apiKey, search.apiKey, browser.proxy.password...). */
-const SECRET_FIELD_NAMES = new Set(['apiKey', 'password']);
+/** Fields whose value is a secret wherever they appear (llms.*.apiKey, browser.proxy.password, mcp.servers.*.oauth.clientSecret...). */
+const SECRET_FIELD_NAMES = new Set(['apiKey', 'password', 'clientSecret']);
 
 function isSecretPath(keys: readonly string[]): boolean {
   const name = keys[keys.length - 1];

@@ -49,6 +49,24 @@ export const McpServerStateSchema = z.object({
   tools: z.array(z.object({ name: z.string(), description: z.string().optional() })),
   prompts: z.number().int(),
   resources: z.number().int(),
+  /** remote servers: OAuth sign-in, as far as the settings screen shows it (tokens never leave the core) */
+  auth: z
+    .object({
+      signedIn: z.boolean(),
+      /** who the server's ID token names, when it sent one */
+      account: z.string().optional(),
+      /** ms since epoch */
+      expiresAt: z.number().optional(),
+      signInRequired: z.boolean(),
+      signIn: z
+        .object({
+          state: z.enum(['waiting', 'failed']),
+          authorizationUrl: z.string().optional(),
+          error: z.string().optional(),
+        })
+        .optional(),
+    })
+    .optional(),
 });
 export type McpServerState = z.infer<typeof McpServerStateSchema>;
 

@@ -6,6 +6,9 @@ import { readMcpSettings, updateMcpSettings } from '../../mcp/mcp-settings-store
 import { formatMcpConfigFile, parseMcpConfigFile } from '../../mcp/config-file.js';
 import { McpManager } from '../../mcp/mcp-manager.js';
 import type { McpServerStatus } from '../../mcp/server-connection.js';
+import { credentialStoreIn, type McpCredentialStore } from '../../mcp/oauth/credential-store.js';
+import { signInToMcpServer, type RemoteServerConfig } from '../../mcp/oauth/sign-in.js';
+import { terminalText } from '../output/terminal-text.js';
 import { withData, type StoreDeps } from './command-deps.js';
 
 const SERVER_NAME = /^[a-zA-Z0-9_-]{1,40}$/;
@@ -18,6 +21,11 @@ interface AddOptions {
   url?: string;
   type?: 'sse' | 'http';
   header: string[];
+  clientId?: string;
+  clientSecret?: string;
+  clientMetadataUrl?: string;
+  scope?: string;
+  tokenAuth?: 'none' | 'client_secret_basic' | 'client_secret_post';
   timeout?: string;
   disabled?: boolean;
   force?: boolean;
@@ -53,6 +61,13 @@ function configFromAdd(options: AddOptions, commandLine: string[]): McpServerCon
         type: options.type ?? (/\/sse\/?$/.test(options.url ?? '') ? 'sse' : 'http'),
         url: options.url,
         headers: keyValues(options.header, '--header'),
+        oauth: {
+          clientId: options.clientId,
+          clientSecret: options.clientSecret,
+          clientMetadataUrl: options.clientMetadataUrl,
+          scope: options.scope,
+          tokenEndpointAuthMethod: options.tokenAuth,
+        },
         ...common,
       };
   const parsed = McpServerConfigSchema.safeParse(raw);
@@ -79,9 +94,46 @@ function requireServer(settings: McpSettings, name: string): McpServerConfig {
   return config;
 }
 
+function requireRemote(config: McpServerConfig, name: string): RemoteServerConfig {
+  if (config.type === 'stdio')
+    throw new Error(`MCP server "${name}" runs a local command: there is nothing to sign in to.`);
+  return config;
+}
+
+/** Signs in from the terminal: the browser opens (or the URL is printed), Ctrl-C cancels. */
+async function signInFromTerminal(name: string, config: RemoteServerConfig, store: McpCredentialStore): Promise<void> {
+  const abort = new AbortController();
+  const cancel = () => abort.abort(new Error('Sign-in cancelled.'));
+  process.once('SIGINT', cancel);
+  try {
+    const result = await signInToMcpServer({
+      server: name,
+      config,
+      store,
+      signal: abort.signal,
+      onWaiting: (url) =>
+        process.stderr.write(
+          `Waiting for sign-in… (the browser opens; if it does not, visit ${terminalText(url)} ). Ctrl-C cancels.\n`,
+        ),
+    });
+    if (result.status === 'not_required') process.stdout.write(`MCP server "${name}" does not ask for a sign-in.\n`);
+    else process.stdout.write(`Signed in to "${name}"${expiryText(result.expiresAt)}.\n`);
+  } finally {
+    process.off('SIGINT', cancel);
+  }
+}
+
+function expiryText(expiresAt: number | undefined): string {
+  return expiresAt ? ` (the token expires ${new Date(expiresAt).toISOString()}, then it is refreshed)` : '';
+}
+
 function printStatus(status: McpServerStatus): void {
   const out = (line: string) => process.stdout.write(`${line}\n`);
   out(`${status.name}: ${status.status}${status.error ? ` — ${status.error}` : ''}`);
+  if (status.auth) {
+    const account = status.auth.account ? ` as ${terminalText(status.auth.account)}` : '';
+    out(`  ${status.auth.signedIn ? `signed in${account}${expiryText(status.auth.expiresAt)}` : 'not signed in'}`);
+  }
   if (status.logPath) out(`  log: ${status.logPath}`);
   out(`  tools (${status.tools.length}):`);
   for (const tool of status.tools)
@@ -118,6 +170,17 @@ export function mcpCommand(deps: StoreDeps): Command {
     .option('--url <url>', 'URL of a remote server')
     .addOption(new Option('--type <type>', 'remote transport').choices(['sse', 'http']))
     .option('--header <KEY=VALUE>', 'an HTTP header for a remote server (repeat)', collect, [])
+    .option('--client-id <id>', 'OAuth: a client the server knows already (else one is registered at sign-in)')
+    .option('--client-secret <secret>', 'OAuth: the secret of that client (stored encrypted)')
+    .option('--client-metadata-url <url>', 'OAuth: an https client ID metadata document to use instead of registering')
+    .option('--scope <scopes>', 'OAuth: the scopes to ask for (default: what the server asks)')
+    .addOption(
+      new Option('--token-auth <method>', 'OAuth: how that client proves itself at the token endpoint').choices([
+        'none',
+        'client_secret_basic',
+        'client_secret_post',
+      ]),
+    )
     .option('--timeout <ms>', 'how long a tool call may take')
     .option('--disabled', 'add it switched off')
     .option('--force', 'replace a server of the same name')
@@ -192,16 +255,48 @@ export function mcpCommand(deps: StoreDeps): Command {
     .action(async (name: string, _options: unknown, command: Command) => {
       await withData(deps, command, async ({ store, secrets, dataDir }) => {
         const config = requireServer(readMcpSettings(store, secrets), name);
-        const manager = new McpManager(join(dataDir, 'logs'));
-        try {
-          await manager.apply({ servers: { [name]: { ...config, enabled: true } } });
-          const status = manager.status(name);
-          if (status) printStatus(status);
-          if (status?.status !== 'connected') process.exitCode = 1;
-        } finally {
-          await manager.close();
+        const credentials = credentialStoreIn(dataDir, secrets);
+        const probe = async () => {
+          const manager = new McpManager(join(dataDir, 'logs'), { credentials });
+          try {
+            await manager.apply({ servers: { [name]: { ...config, enabled: true } } });
+            return manager.status(name);
+          } finally {
+            await manager.close();
+          }
+        };
+        let status = await probe();
+        if (status?.auth?.signInRequired && config.type !== 'stdio') {
+          process.stderr.write(`MCP server "${name}" asks for a sign-in.\n`);
+          await signInFromTerminal(name, config, credentials);
+          status = await probe();
         }
+        if (status) printStatus(status);
+        if (status?.status !== 'connected') process.exitCode = 1;
       });
+    });
+
+  mcp
+    .command('login')
+    .description('sign in to a remote server that asks for OAuth (opens the browser; $BROWSER is honoured)')
+    .argument('<name>')
+    .action(async (name: string, _options: unknown, command: Command) => {
+      await withData(deps, command, async ({ store, secrets, dataDir }) => {
+        const config = requireRemote(requireServer(readMcpSettings(store, secrets), name), name);
+        await signInFromTerminal(name, config, credentialStoreIn(dataDir, secrets));
+      });
+    });
+
+  mcp
+    .command('logout')
+    .description('sign out of a remote server: forget its tokens and the client registered for it')
+    .argument('<name>')
+    .action(async (name: string, _options: unknown, command: Command) => {
+      await withData(deps, command, async ({ store, secrets, dataDir }) => {
+        requireRemote(requireServer(readMcpSettings(store, secrets), name), name);
+        await credentialStoreIn(dataDir, secrets).forget(name);
+      });
+      process.stdout.write(`Signed out of "${name}": its tokens and registered client are forgotten.\n`);
     });
 
   mcp

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { credentialStoreIn, type McpCredentialStore } from '../../mcp/oauth/credential-store.js';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { createCoreApi, type SessionRunner } from '../../api/core-api.js';
@@ -21,6 +22,8 @@ export interface ServedCore {
   settings: SettingsAccess;
   /** the settings runs use: saved ones plus MANUS_LLM_* overrides */
   runSettings: () => AppSettings;
+  /** remote MCP servers' OAuth tokens, for signing in from the settings screen */
+  mcpCredentials?: McpCredentialStore;
   close(): Promise<void>;
 }
 
@@ -34,6 +37,7 @@ export function openServedCore(options: { dataDir?: string }): ServedCore {
     dataDir: context.dataDir,
     settings: storedSettings(context.store, context.secrets),
     runSettings: core.runSettings,
+    mcpCredentials: credentialStoreIn(context.dataDir, context.secrets),
     close: async () => {
       await core.close();
       context.close();
@@ -81,6 +85,7 @@ export function serveCommand(deps: ServeDeps): Command {
       dataDir: core.dataDir,
       settings: core.settings,
       runSettings: core.runSettings,
+      mcpCredentials: core.mcpCredentials,
       shell: 'web',
       version: deps.version,
     });

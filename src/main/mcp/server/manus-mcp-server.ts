@@ -4,7 +4,10 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
   ListToolsRequestSchema,
+  LoggingLevelSchema,
+  SetLevelRequestSchema,
   type CallToolResult,
+  type LoggingLevel,
   type Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CoreEventInput } from '../../../shared/events.js';
@@ -20,10 +23,14 @@ export interface TaskOutcome {
   result: string;
 }
 
-/** Runs the whole agent on a task; `onProgress` gets short lines while it works. */
+/** Runs the whole agent on a task; `onProgress` gets short lines while it works, `onPlan` the plan's progress. */
 export type TaskRunner = (
   task: string,
-  options: { signal: AbortSignal; onProgress: (line: string) => void },
+  options: {
+    signal: AbortSignal;
+    onProgress: (line: string) => void;
+    onPlan?: (completedSteps: number, totalSteps: number) => void;
+  },
 ) => Promise<TaskOutcome>;
 
 export interface ManusMcpServerOptions {
@@ -44,10 +51,17 @@ const RunTaskArgsSchema = z.object({
 /** An MCP server (not yet connected to a transport) exposing Manus tools and `run_task`. */
 export function createManusMcpServer(options: ManusMcpServerOptions): Server {
   const server = new Server(SERVER_INFO, {
-    capabilities: { tools: {} },
+    capabilities: { tools: {}, logging: {} },
     instructions: 'Manus Desktop tools. run_task hands a whole task to the Manus agent and returns its final answer.',
   });
   const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
+  // per server instance: a stdio client's choice holds for its connection; stateless HTTP has no session to keep it
+  let logLevel: LoggingLevel = 'info';
+  server.setRequestHandler(SetLevelRequestSchema, (request) => {
+    logLevel = request.params.level;
+    return {};
+  });
+  const logs = (level: LoggingLevel) => severity(level) >= severity(logLevel);
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: [...options.tools.map(describeTool), ...(options.runTask ? [runTaskDescription()] : [])],
@@ -56,21 +70,36 @@ export function createManusMcpServer(options: ManusMcpServerOptions): Server {
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args = {} } = request.params;
     const progressToken = request.params._meta?.progressToken;
-    let progressCount = 0;
-    const onProgress = (line: string) => {
-      if (progressToken === undefined) return;
+    const progress = new ProgressCount();
+    const sendProgress = (update: { progress: number; total?: number; message: string } | undefined) => {
+      if (progressToken === undefined || !update) return;
       void extra
-        .sendNotification({
-          method: 'notifications/progress',
-          params: { progressToken, progress: ++progressCount, message: line },
-        })
+        .sendNotification({ method: 'notifications/progress', params: { progressToken, ...update } })
         .catch(() => undefined);
     };
+    const onProgress = (line: string) => sendProgress(progress.line(line));
     if (name === RUN_TASK_TOOL && options.runTask) {
       const parsed = RunTaskArgsSchema.safeParse(args);
       if (!parsed.success) return errorResult(`Invalid arguments for run_task: ${z.prettifyError(parsed.error)}`);
+      // sent as part of the call, so a stateless HTTP client gets them on the call's own stream
+      const log = (line: string) => {
+        if (!logs('info')) return;
+        void extra
+          .sendNotification({
+            method: 'notifications/message',
+            params: { level: 'info', logger: RUN_TASK_TOOL, data: line },
+          })
+          .catch(() => undefined);
+      };
       try {
-        const outcome = await options.runTask(parsed.data.task, { signal: extra.signal, onProgress });
+        const outcome = await options.runTask(parsed.data.task, {
+          signal: extra.signal,
+          onProgress: (line) => {
+            log(line);
+            onProgress(line);
+          },
+          onPlan: (completed, total) => sendProgress(progress.plan(completed, total)),
+        });
         const text = `${outcome.result}\n\n(session ${outcome.sessionId}, ${outcome.status})`;
         return { content: [{ type: 'text', text }], isError: outcome.status === 'failed' };
       } catch (error) {
@@ -97,6 +126,33 @@ export function createManusMcpServer(options: ManusMcpServerOptions): Server {
   });
 
   return server;
+}
+
+function severity(level: LoggingLevel): number {
+  return LoggingLevelSchema.options.indexOf(level);
+}
+
+/**
+ * The numbers of a call's progress notifications, which must grow with each one: a line counts one until a plan
+ * exists; from then on the plan's completed steps count, after the lines already sent, out of its step count
+ * (so a plan's first notification comes with its first completed step).
+ */
+class ProgressCount {
+  private sent = 0;
+  private planOffset?: number;
+
+  line(message: string): { progress: number; message: string } | undefined {
+    if (this.planOffset !== undefined) return undefined;
+    return { progress: ++this.sent, message };
+  }
+
+  plan(completed: number, total: number): { progress: number; total: number; message: string } | undefined {
+    this.planOffset ??= this.sent;
+    const progress = this.planOffset + completed;
+    if (progress <= this.sent) return undefined;
+    this.sent = progress;
+    return { progress, total: this.planOffset + total, message: `${completed}/${total} plan steps done` };
+  }
 }
 
 function describeTool(tool: AnyTool): McpTool {

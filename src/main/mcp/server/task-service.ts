@@ -16,11 +16,15 @@ export interface TaskService {
 
 /** `run_task` over the session service: a new session per task, cancelled when the caller gives up. */
 export function taskRunnerFor(service: TaskService): TaskRunner {
-  return async (task, { signal, onProgress }): Promise<TaskOutcome> => {
+  return async (task, { signal, onProgress, onPlan }): Promise<TaskOutcome> => {
     const { sessionId, done } = service.start({ task });
     const unsubscribe = service.subscribe((event) => {
       const line = progressLine(event);
       if (line) onProgress(line);
+      if (event.type === 'plan') {
+        const steps = event.plan.steps;
+        onPlan?.(steps.filter((step) => step.status === 'completed').length, steps.length);
+      }
     }, sessionId);
     const cancel = () => void service.cancel(sessionId);
     if (signal.aborted) cancel();

@@ -1,24 +1,14 @@
 /**
- * Measures /workspace from inside the sandbox, as the sandbox's own user (`python3 -c <this>`), so a link swapped in
- * mid-walk can only ever point it at what that user sees. Prints {"bytes": N}: the blocks of every entry (links never
- * followed, hard links once), plus files deleted while still open, which keep their space until closed.
+ * Measures /workspace from inside the sandbox, as the sandbox's own user (`python3 -u -c <this>`), so a link swapped in
+ * mid-walk can only ever point it at what that user sees. It stays running: each line on stdin asks for one
+ * measurement, answered by a line {"bytes": N}: the blocks of every entry (links never followed, hard links once), plus
+ * files deleted while still open, which keep their space until closed.
  */
 export const WORKSPACE_USAGE_SOURCE = String.raw`
-import json, os, stat
+import json, os, stat, sys
 
 ROOT = '/workspace'
 me = os.geteuid()
-seen = set()
-total = 0
-
-def count(info):
-    global total
-    if info.st_nlink != 1:
-        key = (info.st_dev, info.st_ino)
-        if key in seen:
-            return
-        seen.add(key)
-    total += info.st_blocks * 512
 
 def listing(folder):
     try:
@@ -37,36 +27,56 @@ def listing(folder):
     except OSError:
         return []
 
-root = os.lstat(ROOT)
-count(root)
-pending = [ROOT]
-while pending:
-    for entry in listing(pending.pop()):
-        try:
-            info = entry.stat(follow_symlinks=False)
-        except OSError:
-            continue
-        if info.st_dev != root.st_dev:
-            continue
-        count(info)
-        if stat.S_ISDIR(info.st_mode):
-            pending.append(entry.path)
+def measure():
+    seen = set()
+    total = 0
 
-for pid in os.listdir('/proc'):
-    if not pid.isdigit():
-        continue
-    fds = '/proc/%s/fd' % pid
-    try:
-        names = os.listdir(fds)
-    except OSError:
-        continue
-    for name in names:
-        try:
-            info = os.stat(os.path.join(fds, name))
-        except OSError:
-            continue
-        if info.st_nlink == 0 and info.st_dev == root.st_dev and stat.S_ISREG(info.st_mode):
+    def count(info):
+        nonlocal total
+        if info.st_nlink != 1:
+            key = (info.st_dev, info.st_ino)
+            if key in seen:
+                return
+            seen.add(key)
+        total += info.st_blocks * 512
+
+    root = os.lstat(ROOT)
+    count(root)
+    pending = [ROOT]
+    while pending:
+        for entry in listing(pending.pop()):
+            try:
+                info = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            if info.st_dev != root.st_dev:
+                continue
             count(info)
+            if stat.S_ISDIR(info.st_mode):
+                pending.append(entry.path)
 
-print(json.dumps({'bytes': total}))
+    for pid in os.listdir('/proc'):
+        if not pid.isdigit():
+            continue
+        fds = '/proc/%s/fd' % pid
+        try:
+            names = os.listdir(fds)
+        except OSError:
+            continue
+        for name in names:
+            try:
+                info = os.stat(os.path.join(fds, name))
+            except OSError:
+                continue
+            if info.st_nlink == 0 and info.st_dev == root.st_dev and stat.S_ISREG(info.st_mode):
+                count(info)
+    return total
+
+for _ in sys.stdin:
+    try:
+        answer = {'bytes': measure()}
+    except OSError as error:
+        answer = {'error': str(error)}
+    sys.stdout.write(json.dumps(answer) + '\n')
+    sys.stdout.flush()
 `;

@@ -8,6 +8,7 @@ import type {
   SessionStatus,
   UsageTotals,
 } from '../../../shared/events.js';
+import type { ElicitationForm } from '../../../shared/elicitation-form.js';
 
 /**
  * Events → what the session view shows, as pure functions: the same events always give the same view,
@@ -50,9 +51,10 @@ export interface AskItem {
   seq: number;
   ts: number;
   askId: string;
-  askKind: 'question' | 'approval';
+  askKind: 'question' | 'approval' | 'elicitation';
   question: string;
   tool?: { callId: string; name: string; args: unknown };
+  form?: ElicitationForm;
   status: 'waiting' | 'answered' | 'cancelled';
   answer?: string;
 }
@@ -365,6 +367,7 @@ function applyAsk(draft: SessionView, event: CoreEventOf<'ask'>): void {
     askKind: event.kind,
     question: event.question || existing?.question || '',
     tool: event.tool ?? existing?.tool,
+    form: event.form ?? existing?.form,
     status: event.status,
     answer: event.answer ?? existing?.answer,
   };

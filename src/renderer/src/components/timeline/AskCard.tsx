@@ -2,6 +2,7 @@ import { memo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AskItem } from '../../state/session-view.js';
 import { Markdown } from '../Markdown.js';
+import { ElicitationCard } from './ElicitationCard.js';
 
 /** How the core reads an approval answer (parseApprovalAnswer), for the line shown once it is answered. */
 function approvalDecision(answer: string | undefined): 'always' | 'allow' | 'deny' {
@@ -11,8 +12,21 @@ function approvalDecision(answer: string | undefined): 'always' | 'allow' | 'den
   return 'deny';
 }
 
-/** A question from the agent (ask_human) or an approval, answered inline; the run waits for it. */
+/** A question from the agent (ask_human), an approval or a server's form, answered inline; the run waits for it. */
 export const AskCard = memo(function AskCard({
+  item,
+  onAnswer,
+}: {
+  item: AskItem;
+  onAnswer: (askId: string, answer: string) => Promise<void>;
+}) {
+  if (item.askKind === 'elicitation' && item.form) {
+    return <ElicitationCard item={item} form={item.form} onAnswer={onAnswer} />;
+  }
+  return <QuestionCard item={item} onAnswer={onAnswer} />;
+});
+
+const QuestionCard = memo(function QuestionCard({
   item,
   onAnswer,
 }: {

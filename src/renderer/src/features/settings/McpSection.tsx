@@ -16,6 +16,10 @@ interface ServerDraft {
   env: string;
   url: string;
   headers: string;
+  /** OAuth: a pre-registered client (the secret arrives masked and is kept when left so) */
+  clientId: string;
+  clientSecret: string;
+  scope: string;
 }
 
 function draftOf(name?: string, entry?: McpServerEntry): ServerDraft {
@@ -28,6 +32,9 @@ function draftOf(name?: string, entry?: McpServerEntry): ServerDraft {
     env: entry?.type === 'stdio' ? recordToLines(entry.env, '=') : '',
     url: entry && entry.type !== 'stdio' ? entry.url : '',
     headers: entry && entry.type !== 'stdio' ? recordToLines(entry.headers, ': ') : '',
+    clientId: entry && entry.type !== 'stdio' ? (entry.oauth.clientId ?? '') : '',
+    clientSecret: entry && entry.type !== 'stdio' ? (entry.oauth.clientSecret ?? '') : '',
+    scope: entry && entry.type !== 'stdio' ? (entry.oauth.scope ?? '') : '',
   };
 }
 
@@ -50,7 +57,14 @@ function entryOf(draft: ServerDraft, previous?: McpServerEntry): McpServerEntry 
       ...common,
     };
   }
-  return { type: draft.type, url: draft.url.trim(), headers: linesToRecord(draft.headers, ':'), ...common };
+  const kept = previous && previous.type !== 'stdio' ? previous.oauth : {};
+  const oauth = {
+    ...kept,
+    clientId: draft.clientId.trim() || undefined,
+    clientSecret: (draft.clientId.trim() && draft.clientSecret.trim()) || undefined,
+    scope: draft.scope.trim() || undefined,
+  };
+  return { type: draft.type, url: draft.url.trim(), headers: linesToRecord(draft.headers, ':'), oauth, ...common };
 }
 
 /** MCP servers: add/edit stdio, SSE and HTTP, import a JSON file, enable/disable, live status, tools and their approval. */
@@ -132,7 +146,12 @@ export function McpSection({ client, settings, save }: SectionProps) {
                   </button>
                 </div>
               </div>
-              {status?.error && entry.enabled ? <p className="form-error">{status.error}</p> : null}
+              {status?.error && entry.enabled && !status.auth?.signInRequired ? (
+                <p className="form-error">{status.error}</p>
+              ) : null}
+              {status?.auth && entry.enabled ? (
+                <McpSignIn name={name} auth={status.auth} client={client} onChanged={() => void refresh()} />
+              ) : null}
               {status && status.tools.length > 0 ? (
                 <div className="mcp-tools">
                   <button
@@ -341,6 +360,36 @@ function ServerForm({
             />
             <small className="field-help">{t('settings.mcp.secretHelp')}</small>
           </label>
+          <fieldset className="field-group">
+            <legend>{t('settings.mcp.oauth.title')}</legend>
+            <small className="field-help">{t('settings.mcp.oauth.help')}</small>
+            <label className="field">
+              <span>{t('settings.mcp.oauth.clientId')}</span>
+              <input
+                value={draft.clientId}
+                onChange={(event) => set('clientId', event.target.value)}
+                data-testid="mcp-client-id"
+              />
+            </label>
+            <label className="field">
+              <span>{t('settings.mcp.oauth.clientSecret')}</span>
+              <input
+                type="password"
+                value={draft.clientSecret}
+                onChange={(event) => set('clientSecret', event.target.value)}
+                disabled={!draft.clientId.trim()}
+                data-testid="mcp-client-secret"
+              />
+            </label>
+            <label className="field">
+              <span>{t('settings.mcp.oauth.scope')}</span>
+              <input
+                value={draft.scope}
+                onChange={(event) => set('scope', event.target.value)}
+                data-testid="mcp-scope"
+              />
+            </label>
+          </fieldset>
         </>
       )}
       {targetProblem && (draft.command || draft.url) ? <small className="field-problem">{targetProblem}</small> : null}
@@ -422,5 +471,95 @@ function ImportForm({
         </button>
       </div>
     </form>
+  );
+}
+
+/** A remote server's OAuth sign-in: who is signed in and until when, Sign in / Sign out, the wait for the browser. */
+function McpSignIn({
+  name,
+  auth,
+  client,
+  onChanged,
+}: {
+  name: string;
+  auth: NonNullable<McpServerState['auth']>;
+  client: SectionProps['client'];
+  onChanged: () => void;
+}) {
+  const { t } = useTranslation();
+  const action = useAction();
+  const busy = action.busy;
+  const act = async (request: 'mcpSignIn' | 'mcpSignInCancel' | 'mcpSignOut') => {
+    await action.run(() => client.call(request, { name }));
+    onChanged();
+  };
+  const waiting = auth.signIn?.state === 'waiting';
+  const label = waiting
+    ? t('settings.mcp.signIn.waiting')
+    : auth.signInRequired
+      ? t('settings.mcp.signIn.needed')
+      : auth.signedIn
+        ? [
+            auth.account
+              ? t('settings.mcp.signIn.signedInAs', { account: auth.account })
+              : t('settings.mcp.signIn.signedIn'),
+            auth.expiresAt
+              ? t('settings.mcp.signIn.validUntil', { time: new Date(auth.expiresAt).toLocaleString() })
+              : undefined,
+          ]
+            .filter(Boolean)
+            .join(' · ')
+        : t('settings.mcp.signIn.notSignedIn');
+  return (
+    <div className="mcp-sign-in" data-testid="mcp-sign-in" data-signed-in={auth.signedIn} data-waiting={waiting}>
+      <span className="settings-card-meta" data-testid="mcp-sign-in-state">
+        {label}
+      </span>
+      <FailureText failure={action.failure} />
+      {auth.signIn?.state === 'failed' ? (
+        <p className="form-error">{t('settings.mcp.signIn.failed', { error: auth.signIn.error ?? '' })}</p>
+      ) : null}
+      <div className="settings-card-actions">
+        {waiting ? (
+          <>
+            {auth.signIn?.authorizationUrl ? (
+              <a href={auth.signIn.authorizationUrl} target="_blank" rel="noreferrer" className="small">
+                {t('settings.mcp.signIn.openAgain')}
+              </a>
+            ) : null}
+            <button
+              type="button"
+              className="small"
+              disabled={busy}
+              onClick={() => void act('mcpSignInCancel')}
+              data-testid="mcp-sign-in-cancel"
+            >
+              {t('settings.mcp.signIn.cancel')}
+            </button>
+          </>
+        ) : (
+          <button
+            type="button"
+            className={auth.signedIn ? 'small' : 'small primary'}
+            disabled={busy}
+            onClick={() => void act('mcpSignIn')}
+            data-testid="mcp-sign-in-button"
+          >
+            {t('settings.mcp.signIn.signIn')}
+          </button>
+        )}
+        {auth.signedIn && !waiting ? (
+          <button
+            type="button"
+            className="small"
+            disabled={busy}
+            onClick={() => void act('mcpSignOut')}
+            data-testid="mcp-sign-out-button"
+          >
+            {t('settings.mcp.signIn.signOut')}
+          </button>
+        ) : null}
+      </div>
+    </div>
   );
 }

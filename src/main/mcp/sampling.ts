@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  SamplingMessageContentBlock,
+} from '@modelcontextprotocol/sdk/types.js';
+import { ImageSchema, type Image } from '../../shared/events.js';
+import type { ToolGate } from '../approval/tool-gate.js';
+import type { ChatMessage, Llm } from '../llm/types.js';
+import type { HumanChannel } from '../session/human-channel.js';
+
+/** the code the MCP specification gives a sampling request the person rejected */
+const USER_REJECTED = -1;
+/** how much of the model's answer the conversation shows */
+const SHOWN_ANSWER_LIMIT = 2_000;
+
+/** Sent to the server as the error of its request, with the code the specification gives a rejection. */
+class SamplingDeclinedError extends Error {
+  readonly code = USER_REJECTED;
+  constructor(reason: string) {
+    super(`The sampling request was declined: ${reason}`);
+    this.name = 'SamplingDeclinedError';
+  }
+}
+
+export interface SamplingDeps {
+  gate: ToolGate;
+  llm: Llm;
+  human: HumanChannel;
+}
+
+/** The name a sampling request is approved under ("always allow" remembers it); no model tool can take it. */
+export function samplingActionName(server: string): string {
+  return `sampling:${server}`;
+}
+
+/**
+ * A server's `sampling/createMessage`: held to the session's approval policy like a tool that runs something
+ * (the approval card shows the request), then sent to the session's model; the answer is shown to the person too.
+ */
+export async function answerSampling(
+  server: string,
+  params: CreateMessageRequestParams,
+  deps: SamplingDeps,
+  signal: AbortSignal,
+): Promise<CreateMessageResult> {
+  const messages = chatMessagesOf(params);
+  const decision = await deps.gate({
+    callId: randomUUID(),
+    tool: { name: samplingActionName(server), risk: 'execute' },
+    args: {
+      server,
+      ...(params.systemPrompt ? { systemPrompt: params.systemPrompt } : {}),
+      messages: messages.filter((message) => message.role !== 'system').map(({ role, content }) => ({ role, content })),
+      maxTokens: params.maxTokens,
+    },
+    signal,
+  });
+  if (!decision.allowed) {
+    deps.human.tell(
+      'mcp_sampling_declined',
+      `MCP server "${server}" asked the model a question; not sent: ${decision.reason}.`,
+    );
+    throw new SamplingDeclinedError(decision.reason);
+  }
+  const reply = await deps.llm.ask(messages, { signal, stream: false, maxTokens: params.maxTokens });
+  deps.human.tell('mcp_sampling_answer', `The model answered MCP server "${server}": ${clip(reply.text)}`);
+  return {
+    role: 'assistant',
+    model: deps.llm.model,
+    content: { type: 'text', text: reply.text },
+    stopReason: reply.finishReason === 'length' ? 'maxTokens' : 'endTurn',
+  };
+}
+
+function chatMessagesOf(params: CreateMessageRequestParams): ChatMessage[] {
+  const messages: ChatMessage[] = params.systemPrompt ? [{ role: 'system', content: params.systemPrompt }] : [];
+  for (const message of params.messages) {
+    const blocks = Array.isArray(message.content) ? message.content : [message.content];
+    const images = blocks.map(imageOf).filter((image): image is Image => image !== undefined);
+    const text = blocks
+      .map(describeBlock)
+      .filter((part) => part !== undefined)
+      .join('\n');
+    messages.push({ role: message.role, content: text, ...(images.length > 0 ? { images } : {}) });
+  }
+  return messages;
+}
+
+function imageOf(block: SamplingMessageContentBlock): Image | undefined {
+  if (block.type !== 'image') return undefined;
+  const parsed = ImageSchema.safeParse({ mimeType: block.mimeType, data: block.data });
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** Text as it is; what the model cannot take is named so it knows something was there. */
+function describeBlock(block: SamplingMessageContentBlock): string | undefined {
+  switch (block.type) {
+    case 'text':
+      return block.text;
+    case 'image':
+      return ImageSchema.shape.mimeType.safeParse(block.mimeType).success ? undefined : `[image ${block.mimeType}]`;
+    case 'audio':
+      return `[audio ${block.mimeType}]`;
+    case 'tool_use':
+      return `[tool call ${block.name} ${JSON.stringify(block.input)}]`;
+    case 'tool_result':
+      return `[tool result ${JSON.stringify(block.content)}]`;
+  }
+}
+
+function clip(text: string): string {
+  return text.length > SHOWN_ANSWER_LIMIT ? `${text.slice(0, SHOWN_ANSWER_LIMIT - 1)}…` : text;
+}
