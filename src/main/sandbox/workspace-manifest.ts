@@ -2,10 +2,8 @@ import type { Stats } from 'node:fs';
 import type Docker from 'dockerode';
 import type { WorkspaceRoot } from '../workspace/workspace-root.js';
 import { z } from 'zod';
-import { CONTAINER_WORKSPACE, sandboxEnv } from './container-spec.js';
-import { startDockerChannel } from './docker-channel.js';
+import { ContainerHelper } from './container-helper.js';
 import { WORKSPACE_LISTER_SOURCE } from './drivers/workspace-lister-source.js';
-import type { ProcessChannel } from './process-channel.js';
 
 /** listing a workspace of tens of thousands of files takes seconds on a loaded engine; this bounds a hung one */
 const LISTING_TIMEOUT_MS = 120_000;
@@ -40,72 +38,32 @@ export interface SandboxListing {
   complete: boolean;
 }
 
-interface RunningLister {
-  containerId: string;
-  channel: ProcessChannel;
-  replies: ((line: string) => void)[];
-}
-
 /**
- * The sandbox's /workspace, listed by a small Python lister that stays running in the container: each listing is
- * one line written and one read on its attached stream. A new one starts when the container changed or it died.
+ * The sandbox's /workspace, listed by a small Python lister that stays running in the container (a ContainerHelper):
+ * each listing is one line written and one read on its attached stream.
  */
 export class SandboxLister {
-  private running: RunningLister | undefined;
+  private readonly helper: ContainerHelper;
 
   constructor(
-    private readonly docker: Docker,
-    private readonly user: string,
+    docker: Docker,
+    user: string,
     private readonly maxEntries = MAX_LISTED_ENTRIES,
-  ) {}
+  ) {
+    this.helper = new ContainerHelper(docker, user, {
+      source: WORKSPACE_LISTER_SOURCE,
+      name: 'the workspace lister',
+      timeoutMs: LISTING_TIMEOUT_MS,
+    });
+  }
 
   async list(container: Docker.Container, signal?: AbortSignal): Promise<SandboxListing> {
-    const lister = await this.ready(container);
-    const line = await new Promise<string>((resolve, reject) => {
-      const settle = (): void => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-      };
-      const stop = (why: string): void => {
-        settle();
-        this.stop();
-        reject(new Error(why));
-      };
-      const timer = setTimeout(
-        () => stop(`the workspace listing gave no answer within ${LISTING_TIMEOUT_MS} ms`),
-        LISTING_TIMEOUT_MS,
-      );
-      const onAbort = (): void => stop('the workspace listing was cancelled');
-      signal?.addEventListener('abort', onAbort, { once: true });
-      lister.replies.push((reply) => {
-        settle();
-        resolve(reply);
-      });
-      void lister.channel.exited.then(() => stop('the workspace lister stopped (container or engine gone)'));
-      lister.channel.write(`${this.maxEntries}\n`);
-    });
-    return manifestOfListing(line);
+    const answer = await this.helper.ask(container, `${this.maxEntries}\n`, signal);
+    return manifestOfListing(answer.line);
   }
 
   stop(): void {
-    const running = this.running;
-    this.running = undefined;
-    void running?.channel.kill().catch(() => undefined);
-  }
-
-  private async ready(container: Docker.Container): Promise<RunningLister> {
-    if (this.running && this.running.containerId === container.id && !this.running.channel.ended) return this.running;
-    this.stop();
-    const channel = await startDockerChannel(this.docker, container, {
-      cmd: ['python3', '-u', '-c', WORKSPACE_LISTER_SOURCE],
-      user: this.user,
-      env: sandboxEnv(),
-      workingDir: CONTAINER_WORKSPACE,
-    });
-    const running: RunningLister = { containerId: container.id, channel, replies: [] };
-    channel.onLine((line) => running.replies.shift()?.(line));
-    this.running = running;
-    return running;
+    this.helper.stop();
   }
 }
 
