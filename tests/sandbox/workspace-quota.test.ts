@@ -10,9 +10,10 @@ import { call, closeSandbox, inspectContainer, sandboxContext, textOf } from './
 const MIB = 1024 * 1024;
 const QUOTA_MB = 50;
 /**
- * How far past the quota a writer of many files may get: the workspace is measured every second while a call runs,
- * so what one 1-CPU sandbox writes in about a second, one measurement and the kill (about 150 MB here), doubled for a
- * loaded machine plus headroom.
+ * How far past the quota a writer of many files may get: the workspace is measured every 200 ms while a call runs, so
+ * what the writer puts down in that time, one measurement and the kill. The writer below is paced at about 250 MB/s
+ * (1 MB, then 4 ms), so the figure does not hang on how fast this machine's page cache takes writes (unpaced, 660 MB
+ * went down in under 0.4 s here): about 100 MB, doubled for a loaded machine, plus headroom.
  */
 const MANY_FILES_MARGIN_MB = 512;
 /** the many-file writers stop by themselves past this, so a broken watchdog fails the test without filling the disk */
@@ -96,11 +97,13 @@ describe('workspace disk quota (docker sandbox)', () => {
   it('a writer of many small files, and one hidden in a background job, are stopped and told', async () => {
     const ctx = session();
     const many = [
+      'import time',
       'chunk = b"x" * (1024 * 1024)',
       // bounded past quota + margin: without the watchdog it ends on its own, over the bound checked below
       `for i in range(${WRITER_BOUND_MB}):`,
       '    with open(f"part-{i}.bin", "wb") as f:',
       '        f.write(chunk)',
+      '    time.sleep(0.004)',
     ].join('\n');
     const stopped = await call(pythonExecuteTool, { code: many, timeout: 600 }, ctx);
     expect(textOf(stopped)).toMatch(QUOTA_ERROR);

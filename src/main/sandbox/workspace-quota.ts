@@ -1,7 +1,7 @@
 import type { WorkspaceMeasurement } from './workspace-meter.js';
 
-/** how often the workspace is measured while a call runs */
-const BUSY_INTERVAL_MS = 1_000;
+/** how often the workspace is measured while a call runs: a round trip to the helper, so it can be often */
+const BUSY_INTERVAL_MS = 200;
 /** between calls (background jobs may still write) */
 const IDLE_INTERVAL_MS = 5_000;
 /** a big workspace is measured less often: the next measurement waits at least this many times the last one's length */
@@ -33,7 +33,7 @@ export interface QuotaWatchOptions {
 }
 
 /**
- * The engine cannot limit a bind mount, so this watchdog does: it measures the workspace every second or so while a
+ * The engine cannot limit a bind mount, so this watchdog does: it measures the workspace several times a second while a
  * call runs (less often between calls), and when it has grown while at or over its quota, stops every sandbox
  * process. A workspace already over its quota (a large folder the user chose) only stops what makes it grow, so the
  * model can still list and delete files.
