@@ -131,6 +131,9 @@ describe('host-side workspace operations while the sandbox swaps entries for lin
         { command: 'undo_edit' as const, path: 'x' },
         { command: 'create' as const, path: `d/new-${round}.txt`, file_text: 'made by the host' },
         { command: 'undo_edit' as const, path: `d/new-${round}.txt` },
+        // beside the swapped entries: a create that must work every round, so the test cannot pass by refusing all
+        { command: 'create' as const, path: `new-${round}.txt`, file_text: 'made by the host' },
+        { command: 'undo_edit' as const, path: `new-${round}.txt` },
       ];
       for (const args of editor) note(textOf(await call(strReplaceEditorTool, args, ctx)));
       for (const path of ['x', 'd/x', 'p.png']) note(await readWorkspaceFile(ctx.workspace, path).catch(failure));
@@ -159,7 +162,7 @@ describe('host-side workspace operations while the sandbox swaps entries for lin
     expect(linkSeen).toBeGreaterThan(0);
     expect(fileSeen).toBeGreaterThan(0);
     expect(everything).toContain('inside text');
-    expect(everything).toMatch(/Created \/workspace\/d\/new-\d+\.txt/);
+    expect(everything.match(/Created \/workspace\/new-\d+\.txt/g)).toHaveLength(ROUNDS);
     expect(everything).toContain('\x89PNG inside');
     // nothing of the host's came back, and nothing of it changed
     expect(everything).not.toContain(SECRET);
