@@ -1,3 +1,4 @@
+import { diffArrays } from 'diff';
 /** Which view a tool call opens into, and the pieces of its arguments and output that view needs. */
 export type ToolKind = 'python' | 'bash' | 'file' | 'browser' | 'search' | 'mcp' | 'plan' | 'generic';
 
@@ -109,33 +110,11 @@ export interface DiffLine {
   text: string;
 }
 
-/** A line diff of two texts (longest common subsequence; sizes here are edits a model makes, so small). */
+/** A line diff of two texts, one entry a line. */
 export function lineDiff(before: string, after: string): DiffLine[] {
-  const a = before.split('\n');
-  const b = after.split('\n');
-  const lengths: number[][] = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
-  for (let i = a.length - 1; i >= 0; i -= 1) {
-    for (let j = b.length - 1; j >= 0; j -= 1) {
-      lengths[i][j] = a[i] === b[j] ? lengths[i + 1][j + 1] + 1 : Math.max(lengths[i + 1][j], lengths[i][j + 1]);
-    }
-  }
-  const lines: DiffLine[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) {
-      lines.push({ kind: 'same', text: a[i] });
-      i += 1;
-      j += 1;
-    } else if (lengths[i + 1][j] >= lengths[i][j + 1]) {
-      lines.push({ kind: 'removed', text: a[i] });
-      i += 1;
-    } else {
-      lines.push({ kind: 'added', text: b[j] });
-      j += 1;
-    }
-  }
-  while (i < a.length) lines.push({ kind: 'removed', text: a[i++] });
-  while (j < b.length) lines.push({ kind: 'added', text: b[j++] });
-  return lines;
+  return diffArrays(before.split('\n'), after.split('\n')).flatMap((change) =>
+    change.value.map(
+      (text) => ({ kind: change.added ? 'added' : change.removed ? 'removed' : 'same', text }) as DiffLine,
+    ),
+  );
 }
