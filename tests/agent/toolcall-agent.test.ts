@@ -10,6 +10,7 @@ import { SessionResources } from '../../src/main/session/resources.js';
 import { terminateTool } from '../../src/main/tool/terminate.js';
 import { defineTool, toolOutput, type AnyTool } from '../../src/main/tool/tool.js';
 import { sequence, startFakeLlm, type FakeLlm, type Script } from '../support/fake-llm/index.js';
+import { waitFor } from '../support/wait-for.js';
 
 const echoTool = defineTool({
   name: 'echo',
@@ -57,14 +58,6 @@ function agentWith(script: Script, overrides: Partial<ToolCallAgentDeps> = {}) {
     ...overrides,
   });
   return { agent, events, requests: () => llm.chatRequests.slice(before) };
-}
-
-async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 const call = (name: string, args: unknown, id?: string) => ({

@@ -10,6 +10,7 @@ import { FileKeySecretBox } from '../../src/main/store/secrets.js';
 import { openStore } from '../../src/main/store/store.js';
 import type { SessionStore } from '../../src/main/store/store-api.js';
 import { startFakeLlm, type FakeLlm, type ScriptRequest } from '../support/fake-llm/index.js';
+import { waitFor } from '../support/wait-for.js';
 
 const MAX_IDLE = 2;
 
@@ -63,14 +64,6 @@ async function statesOf(sessionIds: string[]): Promise<string[]> {
   return Promise.all(sessionIds.map(async (id) => (await containerOf(id)).state));
 }
 
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`still waiting: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
 describe('warm sandboxes of finished sessions in a long-lived process', { timeout: 240_000 }, () => {
   it(`keeps at most sandbox.maxIdleSandboxes (${MAX_IDLE}) running, stopping the oldest idle; a stopped one comes back`, async () => {
     const sessionIds: string[] = [];
@@ -80,7 +73,12 @@ describe('warm sandboxes of finished sessions in a long-lived process', { timeou
       sessionIds.push(started.sessionId);
     }
     const expected = ['exited', 'exited', 'exited', 'running', 'running'];
-    await until(async () => (await statesOf(sessionIds)).join() === expected.join(), 'the three oldest to stop');
+    await waitFor(
+      async () => (await statesOf(sessionIds)).join() === expected.join(),
+      60_000,
+      'the three oldest to stop',
+      250,
+    );
     const stoppedContainer = await containerOf(sessionIds[0]);
 
     const again = core.service.start({ sessionId: sessionIds[0], task: 'turn-5' });
@@ -91,6 +89,11 @@ describe('warm sandboxes of finished sessions in a long-lived process', { timeou
     // the same container came back, and the oldest idle one (session 3) made room for it
     expect(await containerOf(sessionIds[0])).toEqual({ id: stoppedContainer.id, state: 'running' });
     const after = ['running', 'exited', 'exited', 'exited', 'running'];
-    await until(async () => (await statesOf(sessionIds)).join() === after.join(), 'session 3 to make room');
+    await waitFor(
+      async () => (await statesOf(sessionIds)).join() === after.join(),
+      60_000,
+      'session 3 to make room',
+      250,
+    );
   });
 });

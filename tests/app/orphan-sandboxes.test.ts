@@ -29,6 +29,7 @@ import { openStore } from '../../src/main/store/store.js';
 import { sequence, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js';
 import { freePort } from '../mcp/support/reference-servers.js';
 import { CLI_PATH, collect, runCli, spawnCli } from '../support/cli.js';
+import { waitFor } from '../support/wait-for.js';
 
 const docker = dockerClient();
 const folders: string[] = [];
@@ -91,14 +92,6 @@ async function sandboxContainer(
 async function containersWith(label: string): Promise<{ id: string; state: string }[]> {
   const found = await docker.listContainers({ all: true, filters: { label: [label] } });
   return found.map((info) => ({ id: info.Id, state: info.State }));
-}
-
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`still waiting: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
 }
 
 function llmEnv(dataDir: string): Record<string, string> {
@@ -224,7 +217,12 @@ describe('sandbox containers whose owner is gone', () => {
 
     const list = await runCli(['sessions', 'list'], { MANUS_DATA_DIR: dataDir });
     expect(list.code).toBe(0);
-    await until(async () => (await containersWith(owned)).length === 0, 'the killed run’s container to go');
+    await waitFor(
+      async () => (await containersWith(owned)).length === 0,
+      30_000,
+      'the killed run’s container to go',
+      250,
+    );
   });
 
   it('`manus a2a` killed with SIGKILL mid-task leaves its container running; the next `manus` start removes it', async () => {
@@ -237,10 +235,12 @@ describe('sandbox containers whose owner is gone', () => {
     const child = spawnCli(['a2a', '--port', String(port)], { ...llmEnv(dataDir), MANUS_A2A_TOKEN: token });
     child.stdin?.end();
     const exited = collect(child, 120_000);
-    await until(
+    await waitFor(
       async () =>
         (await fetch(`http://127.0.0.1:${port}/.well-known/agent-card.json`).catch(() => undefined))?.ok === true,
+      30_000,
       'the A2A server',
+      250,
     );
     // the bearer token travels with every request (servers that do not ask for one ignore it)
     const withToken: typeof fetch = (input, init) =>
@@ -283,9 +283,11 @@ describe('sandbox containers whose owner is gone', () => {
       })
       .catch(() => undefined);
     const owned = `${OWNER_PID_LABEL}=${child.pid}`;
-    await until(
+    await waitFor(
       async () => (await containersWith(owned)).some((container) => container.state === 'running'),
+      30_000,
       'the task’s sandbox',
+      250,
     );
     child.kill('SIGKILL');
     await exited;
@@ -293,7 +295,12 @@ describe('sandbox containers whose owner is gone', () => {
 
     const list = await runCli(['sessions', 'list'], { MANUS_DATA_DIR: dataDir });
     expect(list.code).toBe(0);
-    await until(async () => (await containersWith(owned)).length === 0, 'the killed A2A server’s container to go');
+    await waitFor(
+      async () => (await containersWith(owned)).length === 0,
+      30_000,
+      'the killed A2A server’s container to go',
+      250,
+    );
   });
 
   it('`manus mcp-server` started and stopped leaves no container behind', async () => {
@@ -314,14 +321,19 @@ describe('sandbox containers whose owner is gone', () => {
     const owned = `${OWNER_PID_LABEL}=${pid}`;
     expect(await containersWith(owned)).toHaveLength(1);
     await client.close();
-    await until(async () => {
-      try {
-        process.kill(pid ?? 0, 0);
-        return false;
-      } catch {
-        return true;
-      }
-    }, 'the MCP server to exit');
+    await waitFor(
+      async () => {
+        try {
+          process.kill(pid ?? 0, 0);
+          return false;
+        } catch {
+          return true;
+        }
+      },
+      30_000,
+      'the MCP server to exit',
+      250,
+    );
     expect(await containersWith(owned)).toEqual([]);
     expect(await containersWith(`${OWNER_LABEL}=${ownerLabelOf(dataDir)}`)).toEqual([]);
   });

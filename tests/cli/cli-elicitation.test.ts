@@ -8,7 +8,8 @@ import { openSecretBox } from '../../src/main/store/secret-store.js';
 import { saveSettings } from '../../src/main/config/settings-store.js';
 import { CLI_PATH, collect, runCli } from '../support/cli.js';
 import { startFakeLlm, type FakeLlm, type Script } from '../support/fake-llm/index.js';
-import { manusEnv, waitFor } from '../mcp/support/reference-servers.js';
+import { manusEnv } from '../mcp/support/reference-servers.js';
+import { waitFor } from '../support/wait-for.js';
 
 const ASKING_SERVER = join(import.meta.dirname, '..', 'mcp', 'fixtures', 'asking-server.ts');
 

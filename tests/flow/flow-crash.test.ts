@@ -8,6 +8,7 @@ import { planStoreFor } from '../../src/main/store/plan-store.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js';
 import { collect, runCli, spawnCli } from '../support/cli.js';
 import { finish, planningScript, stepStarts } from './flow-script.js';
+import { waitFor } from '../support/wait-for.js';
 
 let llm: FakeLlm;
 let dataDir: string;
@@ -59,7 +60,7 @@ describe('a flow killed with SIGKILL mid-step', () => {
       });
     });
     // the step's model request is on its way: kill the process in the middle of the step
-    await until(() => stepStarts(llm.chatRequests.map((r) => r.body)).get(2) === 1);
+    await waitFor(() => stepStarts(llm.chatRequests.map((r) => r.body)).get(2) === 1, 30_000);
     const exited = collect(child, 10_000);
     child.kill('SIGKILL');
     await exited;
@@ -141,7 +142,7 @@ describe('manus resume in agent mode', () => {
     child.stdin?.end();
     let stdout = '';
     child.stdout?.on('data', (chunk) => (stdout += chunk));
-    await until(() => llm.chatRequests.length > before && stdout.includes('"type":"session"'));
+    await waitFor(() => llm.chatRequests.length > before && stdout.includes('"type":"session"'), 30_000);
     const exited = collect(child, 10_000);
     child.kill('SIGKILL');
     await exited;
@@ -161,10 +162,3 @@ describe('manus resume in agent mode', () => {
 });
 
 // the CLI takes seconds to start when the machine is busy
-async function until(condition: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

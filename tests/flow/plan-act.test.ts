@@ -10,6 +10,7 @@ import '../../src/main/flow/index.js';
 import type { FakeReply, ScriptRequest } from '../support/fake-llm/index.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
 import { classify, finish, type FlowRequest } from './flow-script.js';
+import { waitFor } from '../support/wait-for.js';
 
 let harness: CoreHarness | undefined;
 afterEach(async () => {
@@ -192,7 +193,7 @@ describe('Plan-Act', () => {
       }),
     );
     const { sessionId, done } = harness.service.start({ task: 'Two steps', mode: 'plan_act' });
-    await until(() => harness!.events.some((e) => e.type === 'step' && e.action === 'started' && e.stepIndex === 1));
+    await waitFor(() => harness!.events.some((e) => e.type === 'step' && e.action === 'started' && e.stepIndex === 1));
     await harness.service.cancel(sessionId);
     expect((await done).status).toBe('cancelled');
     expect(
@@ -260,11 +261,3 @@ describe('Plan-Act attachments the model reports', () => {
     expect(JSON.stringify(events)).not.toContain(secret);
   });
 });
-
-async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

@@ -4,6 +4,7 @@ import { planStoreFor } from '../../src/main/store/plan-store.js';
 import '../../src/main/flow/index.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
 import { call, classify, createPlan, finish, planningScript, stepStarts } from './flow-script.js';
+import { waitFor } from '../support/wait-for.js';
 
 let harness: CoreHarness | undefined;
 afterEach(async () => {
@@ -263,7 +264,7 @@ describe('PlanningFlow', () => {
       }),
     );
     const { sessionId, done } = harness.service.start({ task: 'Cancel me', mode: 'planning' });
-    await until(() => harness!.events.some((e) => e.type === 'step' && e.action === 'started' && e.stepIndex === 1));
+    await waitFor(() => harness!.events.some((e) => e.type === 'step' && e.action === 'started' && e.stepIndex === 1));
     await harness.service.cancel(sessionId);
     expect((await done).status).toBe('cancelled');
     expect(plansOf(sessionId)[0].steps.map((s) => s.status)).toEqual(['completed', 'not_started', 'not_started']);
@@ -366,11 +367,3 @@ describe('PlanningFlow', () => {
     expect(result.result).toContain('Unknown agent: wizard. Known agents: manus');
   });
 });
-
-async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

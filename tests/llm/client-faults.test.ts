@@ -4,6 +4,7 @@ import { createLlm } from '../../src/main/llm/client.js';
 import { LlmError } from '../../src/main/llm/errors.js';
 import { sequence } from '../support/fake-llm/index.js';
 import { FAST_RETRY, fakeLlmClient, noticeCollector } from './llm-fixture.js';
+import { waitFor } from '../support/wait-for.js';
 
 const question = [{ role: 'user' as const, content: 'question?' }];
 
@@ -172,7 +173,7 @@ describe('LLM faults: retried or a clear error', () => {
     const { server, llm } = await fakeLlmClient(() => ({ fault: 'rate_limit', retryAfterSeconds: 30 }));
     const abort = new AbortController();
     const pending = failure(llm.ask(question, { signal: abort.signal }));
-    await waitFor(() => server.chatRequests.length === 1);
+    await waitFor(() => server.chatRequests.length === 1, 5_000);
     await new Promise((resolve) => setTimeout(resolve, 50));
     const cancelledAt = Date.now();
     abort.abort();
@@ -186,13 +187,13 @@ describe('LLM faults: retried or a clear error', () => {
     const { server, llm } = await fakeLlmClient(() => ({ fault: 'hang' }), { requestTimeoutMs: 60_000 });
     const abort = new AbortController();
     const pending = failure(llm.ask(question, { signal: abort.signal }));
-    await waitFor(() => server.chatRequests.length === 1);
+    await waitFor(() => server.chatRequests.length === 1, 5_000);
     const cancelledAt = Date.now();
     abort.abort();
     const error = await pending;
     expect(Date.now() - cancelledAt).toBeLessThan(100);
     expect(error.code).toBe('cancelled');
-    await waitFor(() => server.chatRequests[0].closedByClient === true);
+    await waitFor(() => server.chatRequests[0].closedByClient === true, 5_000);
   });
 
   it('cancels mid-stream within 100 ms', async () => {
@@ -245,14 +246,6 @@ describe('LLM faults: retried or a clear error', () => {
     expect(() => createLlm({ provider: 'compatible', model: '' })).toThrow(/invalid LLM settings/);
   });
 });
-
-async function waitFor(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 describe('provider quirks', () => {
   it('asks again without stream_options when a server refuses it, counting usage itself', async () => {

@@ -10,9 +10,9 @@ import {
   EVERYTHING_ENTRY,
   FILESYSTEM_ENTRY,
   startEverythingHttp,
-  waitFor,
   type RunningServer,
 } from './support/reference-servers.js';
+import { waitFor } from '../support/wait-for.js';
 
 type ServerInput = Record<string, Record<string, unknown>>;
 

@@ -7,7 +7,7 @@ import { encodeElicitationAnswer } from '../../src/shared/elicitation-form.js';
 import { SessionMcp } from '../../src/main/mcp/session-mcp.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
 import type { Script } from '../support/fake-llm/index.js';
-import { waitFor } from './support/reference-servers.js';
+import { waitFor } from '../support/wait-for.js';
 import { startAskingHttpServer } from './support/asking-http.js';
 
 const ASKING_SERVER = join(import.meta.dirname, 'fixtures', 'asking-server.ts');

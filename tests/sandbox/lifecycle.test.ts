@@ -6,6 +6,7 @@ import { bashTool } from '../../src/main/tool/bash.js';
 import { pythonExecuteTool } from '../../src/main/tool/python-execute.js';
 import type { TestToolContext } from '../support/tool-context.js';
 import { call, closeSandbox, containerIdOf, sandboxContext, textOf } from './sandbox-test-kit.js';
+import { waitFor } from '../support/wait-for.js';
 
 async function containersOf(sessionId: string): Promise<{ id: string; state: string }[]> {
   const found = await dockerClient().listContainers({
@@ -13,15 +14,6 @@ async function containersOf(sessionId: string): Promise<{ id: string; state: str
     filters: { label: [`${SESSION_LABEL}=${sessionId}`] },
   });
   return found.map((info) => ({ id: info.Id, state: info.State }));
-}
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return false;
 }
 
 describe('sandbox container lifecycle', () => {
@@ -69,7 +61,12 @@ describe('sandbox container lifecycle', () => {
   it('stops the container after the idle timeout and starts it again on the next call, saying state was reset', async () => {
     const ctx = context({ settings: { sandbox: { idleTimeoutMs: 1000 } } });
     await call(pythonExecuteTool, { code: 'idle_var = 5' }, ctx);
-    expect(await waitFor(async () => (await containersOf(ctx.sessionId))[0]?.state === 'exited', 10_000)).toBe(true);
+    await waitFor(
+      async () => (await containersOf(ctx.sessionId))[0]?.state === 'exited',
+      10_000,
+      'the container to stop',
+      200,
+    );
     const after = await call(pythonExecuteTool, { code: 'print("back")\nidle_var' }, ctx);
     expect(after.output).toContain('back');
     expect(after.output).toMatch(/stopped after .* min without use/);

@@ -17,6 +17,7 @@ import {
   saveUploads,
 } from '../../src/main/workspace/workspace-files.js';
 import type { TestToolContext } from '../support/tool-context.js';
+import { waitFor } from '../support/wait-for.js';
 import { call, closeSandbox, containerIdOf, sandboxContext, textOf } from './sandbox-test-kit.js';
 
 /** rounds of every operation while the sandbox swaps entries under it; the issue saw a leak within a few hundred */
@@ -50,13 +51,6 @@ while True:
         if libc.renameat2(-100, a, -100, b, 2) != 0:
             sys.exit('renameat2 failed: %d' % ctypes.get_errno())
 `;
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let tries = 0; !condition(); tries++) {
-    if (tries > 600) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** Runs a command in the session's container in the background, as the sandbox user (the workspace folder's owner). */
 async function startInSandbox(ctx: TestToolContext, cmd: string[]): Promise<void> {
@@ -103,7 +97,7 @@ describe('host-side workspace operations while the sandbox swaps entries for lin
       secretDir,
       join(secretDir, 'p.png'),
     ]);
-    await until(() => existsSync(join(ctx.workspace, 'flipper.ready')), 'the flipper to start');
+    await waitFor(() => existsSync(join(ctx.workspace, 'flipper.ready')), 30_000, 'the flipper to start');
   });
 
   afterAll(async () => {

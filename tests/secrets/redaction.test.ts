@@ -13,7 +13,8 @@ import { REDACTED, redactText } from '../../src/main/store/redact.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js';
 import { runCli } from '../support/cli.js';
 import { fakeLlmClient } from '../llm/llm-fixture.js';
-import { EVERYTHING_ENTRY, waitFor } from '../mcp/support/reference-servers.js';
+import { EVERYTHING_ENTRY } from '../mcp/support/reference-servers.js';
+import { waitFor } from '../support/wait-for.js';
 
 const TOKEN_SERVER = fileURLToPath(new URL('./mcp-token-server.mjs', import.meta.url));
 

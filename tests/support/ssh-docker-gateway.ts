@@ -5,6 +5,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ssh2 from 'ssh2';
+import { waitFor } from './wait-for.js';
 
 /**
  * A real SSH server on loopback standing in for a remote machine: it accepts one user's key (held by a real
@@ -94,12 +95,4 @@ export async function startSshDockerGateway(
 
 function sameBytes(a: Buffer, b: Buffer): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
-}
-
-async function waitFor(check: () => boolean): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    if (check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('the ssh-agent did not start');
 }

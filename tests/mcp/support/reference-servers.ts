@@ -62,14 +62,6 @@ export async function startEverythingHttp(mode: 'sse' | 'streamableHttp', port?:
   };
 }
 
-export async function waitFor(check: () => boolean, timeoutMs = 20_000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /** The environment a served agent needs: its data folder and the scripted LLM. */
 export function manusEnv(dataDir: string, llmBaseUrl: string): Record<string, string> {
   const env: Record<string, string> = {};
