@@ -1,8 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createSocket } from 'node:dgram';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createServer as createHttpServer, type IncomingMessage } from 'node:http';
 import { connect, createServer, type AddressInfo, type Server } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -13,7 +10,7 @@ import { connectDirectly, resolveWithSystem, type EgressNetwork } from '../../sr
 import type { ResolvedAddress } from '../../src/main/browser/address-policy.js';
 import { htmlPage, startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import type { TestToolContext } from '../support/tool-context.js';
-import { act, actOk, activePage, browserContext, CHROMIUM, indexOf } from './browser-test-kit.js';
+import { act, actOk, activePage, browserContext, startCdpChromium, indexOf } from './browser-test-kit.js';
 
 /**
  * A public unicast address the test resolver gives to test names. Nothing is ever sent to it: the test's
@@ -443,25 +440,9 @@ describe('a browser the user runs (browser.cdpUrl)', () => {
   });
 
   it('has its pages guarded too: the guard is the proxy of the context the agent opens in it', async () => {
-    const profile = mkdtempSync(join(tmpdir(), 'manus-cdp-'));
-    chromium = spawn(CHROMIUM, [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--remote-debugging-port=0',
-      `--user-data-dir=${profile}`,
-      'about:blank',
-    ]);
-    const endpoint = await new Promise<string>((resolve, reject) => {
-      let output = '';
-      chromium!.stderr!.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        const match = /DevTools listening on (ws:\/\/\S+)/.exec(output);
-        if (match) resolve(match[1]!);
-      });
-      chromium!.on('exit', (code) => reject(new Error(`chromium exited with ${code}: ${output}`)));
-    });
+    const started = await startCdpChromium();
+    chromium = started.chromium;
+    const { endpoint } = started;
     const ctx = browserContext({
       settings: { browser: { allowPrivateNetwork: false, cdpUrl: endpoint, executablePath: undefined } },
     });

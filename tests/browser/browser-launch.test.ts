@@ -1,8 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeSharedBrowsers } from '../../src/main/browser/browser-launcher.js';
@@ -15,7 +12,7 @@ import {
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import type { TestToolContext } from '../support/tool-context.js';
 import { fakeEngineRoutes } from '../search/search-fixtures.js';
-import { act, actOk, activePage, browserContext, CHROMIUM } from './browser-test-kit.js';
+import { act, actOk, activePage, browserContext, CHROMIUM, startCdpChromium } from './browser-test-kit.js';
 
 let server: FixtureServer;
 const contexts: TestToolContext[] = [];
@@ -74,25 +71,9 @@ describe('connecting over CDP', () => {
   });
 
   it('drives a browser that is already running', async () => {
-    const profile = mkdtempSync(join(tmpdir(), 'manus-cdp-'));
-    chromium = spawn(CHROMIUM, [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--remote-debugging-port=0',
-      `--user-data-dir=${profile}`,
-      'about:blank',
-    ]);
-    const endpoint = await new Promise<string>((resolve, reject) => {
-      let output = '';
-      chromium!.stderr!.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        const match = /DevTools listening on (ws:\/\/\S+)/.exec(output);
-        if (match) resolve(match[1]!);
-      });
-      chromium!.on('exit', (code) => reject(new Error(`chromium exited with ${code}: ${output}`)));
-    });
+    const started = await startCdpChromium();
+    chromium = started.chromium;
+    const { endpoint } = started;
     server.route('/cdp', { body: '<title>Over CDP</title><button>Remote</button>' });
     const ctx = session({ settings: { browser: { cdpUrl: endpoint, executablePath: undefined } } });
     const state = await actOk(ctx, { action: 'go_to_url', url: server.url('/cdp') });

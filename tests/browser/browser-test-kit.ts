@@ -1,3 +1,7 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from 'playwright';
 import { browserSessionResource } from '../../src/main/browser/browser-resource.js';
 import type { ToolResult } from '../../src/main/tool/tool.js';
@@ -5,6 +9,30 @@ import { browserUseTool } from '../../src/main/tool/browser-use.js';
 import { createToolContext, type TestToolContext } from '../support/tool-context.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
+
+/** A Chromium running on its own, as a user starts one for `browser.cdpUrl`, and its DevTools endpoint. */
+export async function startCdpChromium(): Promise<{ chromium: ChildProcess; endpoint: string }> {
+  const profile = mkdtempSync(join(tmpdir(), 'manus-cdp-'));
+  const chromium = spawn(CHROMIUM, [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--no-first-run',
+    '--remote-debugging-port=0',
+    `--user-data-dir=${profile}`,
+    'about:blank',
+  ]);
+  const endpoint = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    chromium.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /DevTools listening on (ws:\/\/\S+)/.exec(output);
+      if (match) resolve(match[1]!);
+    });
+    chromium.on('exit', (code) => reject(new Error(`chromium exited with ${code}: ${output}`)));
+  });
+  return { chromium, endpoint };
+}
 
 type ContextOptions = NonNullable<Parameters<typeof createToolContext>[0]>;
 
