@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { AppSettingsSchema } from '../../src/main/config/settings.js';
+import { AppSettingsSchema } from '../../src/shared/settings/app-settings.js';
 import { createLlm } from '../../src/main/llm/client.js';
 import type { Llm } from '../../src/main/llm/types.js';
 import { SessionService } from '../../src/main/session/session-service.js';

@@ -4,7 +4,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { closeSharedBrowsers, leaseBrowser } from '../../src/main/browser/browser-launcher.js';
-import { BrowserSettingsSchema } from '../../src/main/browser/browser-settings.js';
+import { BrowserSettingsSchema } from '../../src/shared/settings/browser-settings.js';
 import { browserUseTool } from '../../src/main/tool/browser-use.js';
 import { htmlPage, startFixtureServer } from '../../tests/support/fixture-server.js';
 import { createToolContext } from '../../tests/support/tool-context.js';

@@ -13,7 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Role } from '@a2a-js/sdk';
 import { McpManager } from '../../src/main/mcp/mcp-manager.js';
-import { McpSettingsSchema } from '../../src/main/mcp/mcp-settings.js';
+import { McpSettingsSchema } from '../../src/shared/settings/mcp-settings.js';
 import { createManusMcpServer } from '../../src/main/mcp/server/manus-mcp-server.js';
 import { serveMcpOverHttp } from '../../src/main/mcp/server/serve.js';
 import { startA2aServer } from '../../src/main/a2a/a2a-server.js';

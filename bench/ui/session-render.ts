@@ -13,7 +13,7 @@ import { openStore } from '../../src/main/store/store.js';
 import { startWebServer } from '../../src/main/server/web-server.js';
 import { createCoreApi } from '../../src/main/api/core-api.js';
 import { SessionService } from '../../src/main/session/session-service.js';
-import { AppSettingsSchema } from '../../src/main/config/settings.js';
+import { AppSettingsSchema } from '../../src/shared/settings/app-settings.js';
 import { createLlm } from '../../src/main/llm/client.js';
 import { ensureRendererBuilt } from '../../tests/e2e/support/renderer-build.js';
 import { longSessionEvents } from './long-session-events.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CoreEventSchema, SessionInfoSchema, SessionModeSchema, SessionStatusSchema } from './events.js';
-import { AppSettingsSchema } from '../main/config/settings.js';
+import { AppSettingsSchema } from './settings/app-settings.js';
 import type { RequestName } from './contract/names.js';
 import {
   ImportMcpRequestSchema,

@@ -22,7 +22,7 @@ import {
   sandboxIdentity,
 } from '../../src/main/sandbox/container-spec.js';
 import { dockerClient } from '../../src/main/sandbox/engine.js';
-import { SandboxSettingsSchema } from '../../src/main/sandbox/sandbox-settings.js';
+import { SandboxSettingsSchema } from '../../src/shared/settings/sandbox-settings.js';
 import { currentProcess, type OwnerProcess } from '../../src/main/process/owner-process.js';
 import { FileKeySecretBox } from '../../src/main/store/secrets.js';
 import { openStore } from '../../src/main/store/store.js';

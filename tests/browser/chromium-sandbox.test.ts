@@ -5,7 +5,7 @@ import {
   type SandboxHost,
 } from '../../src/main/browser/chromium-sandbox.js';
 import { closeSharedBrowsers, launchOptionsFor } from '../../src/main/browser/browser-launcher.js';
-import { BrowserSettingsSchema } from '../../src/main/browser/browser-settings.js';
+import { BrowserSettingsSchema } from '../../src/shared/settings/browser-settings.js';
 import { act, browserContext, CHROMIUM } from './browser-test-kit.js';
 
 const LINUX_USER: SandboxHost = { platform: 'linux', uid: 1000, userNamespaces: true, suidHelper: false };

@@ -1,6 +1,6 @@
 import { afterEach } from 'vitest';
 import { createLlm, type LlmClient, type LlmClientOptions } from '../../src/main/llm/client.js';
-import type { LlmConfigInput } from '../../src/main/config/llm-config.js';
+import type { LlmConfigInput } from '../../src/shared/settings/llm-config.js';
 import { startFakeLlm, type FakeLlm, type Script } from '../support/fake-llm/index.js';
 
 /** Backoff fast enough for tests; Retry-After from the server is still honoured as sent. */

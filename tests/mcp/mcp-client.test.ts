@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { McpManager } from '../../src/main/mcp/mcp-manager.js';
-import { McpSettingsSchema, type McpSettings } from '../../src/main/mcp/mcp-settings.js';
+import { McpSettingsSchema, type McpSettings } from '../../src/shared/settings/mcp-settings.js';
 import type { AnyTool } from '../../src/main/tool/tool.js';
 import { createToolContext } from '../support/tool-context.js';
 import {

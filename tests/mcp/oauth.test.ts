@@ -6,7 +6,7 @@ import { openSecretBox } from '../../src/main/store/secret-store.js';
 import { credentialStoreIn, type McpCredentialStore } from '../../src/main/mcp/oauth/credential-store.js';
 import { signInToMcpServer, type RemoteServerConfig } from '../../src/main/mcp/oauth/sign-in.js';
 import { openInBrowser } from '../../src/main/mcp/oauth/open-browser.js';
-import { McpServerConfigSchema, McpSettingsSchema } from '../../src/main/mcp/mcp-settings.js';
+import { McpServerConfigSchema, McpSettingsSchema } from '../../src/shared/settings/mcp-settings.js';
 import { McpManager } from '../../src/main/mcp/mcp-manager.js';
 import { createToolContext } from '../support/tool-context.js';
 import { startTestAuthServer, type TestAuthServer } from './support/oauth-server.js';

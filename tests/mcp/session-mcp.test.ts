@@ -3,9 +3,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SessionMcp } from '../../src/main/mcp/session-mcp.js';
-import { McpSettingsSchema } from '../../src/main/mcp/mcp-settings.js';
+import { McpSettingsSchema } from '../../src/shared/settings/mcp-settings.js';
 import { provideSettings } from '../../src/main/config/session-settings.js';
-import { AppSettingsSchema } from '../../src/main/config/settings.js';
+import { AppSettingsSchema } from '../../src/shared/settings/app-settings.js';
 import { createToolContext } from '../support/tool-context.js';
 import { EVERYTHING_ENTRY } from './support/reference-servers.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toToolResult } from '../../src/main/mcp/tool-result.js';
 import { mcpToolApproval } from '../../src/main/mcp/mcp-approval.js';
-import { McpSettingsSchema } from '../../src/main/mcp/mcp-settings.js';
+import { McpSettingsSchema } from '../../src/shared/settings/mcp-settings.js';
 
 const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 

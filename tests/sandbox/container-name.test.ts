@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { containerSpec, sandboxIdentity } from '../../src/main/sandbox/container-spec.js';
-import { SandboxSettingsSchema } from '../../src/main/sandbox/sandbox-settings.js';
+import { SandboxSettingsSchema } from '../../src/shared/settings/sandbox-settings.js';
 
 describe('sandbox container names', () => {
   it('differ for sessions whose ids share a long prefix, even within one millisecond', () => {

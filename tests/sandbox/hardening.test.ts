@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxIdentity } from '../../src/main/sandbox/container-spec.js';
 import { DockerSandbox } from '../../src/main/sandbox/docker-sandbox.js';
 import { dockerClient } from '../../src/main/sandbox/engine.js';
-import { SandboxSettingsSchema } from '../../src/main/sandbox/sandbox-settings.js';
+import { SandboxSettingsSchema } from '../../src/shared/settings/sandbox-settings.js';
 import { bashTool } from '../../src/main/tool/bash.js';
 import { pythonExecuteTool } from '../../src/main/tool/python-execute.js';
 import type { TestToolContext } from '../support/tool-context.js';

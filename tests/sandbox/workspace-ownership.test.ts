@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DockerSandbox } from '../../src/main/sandbox/docker-sandbox.js';
 import { dockerClient } from '../../src/main/sandbox/engine.js';
-import { SandboxSettingsSchema } from '../../src/main/sandbox/sandbox-settings.js';
+import { SandboxSettingsSchema } from '../../src/shared/settings/sandbox-settings.js';
 import { sessionWorkspaceDir } from '../../src/main/store/data-dir.js';
 import { bashTool } from '../../src/main/tool/bash.js';
 import { pythonExecuteTool } from '../../src/main/tool/python-execute.js';

@@ -1,7 +1,7 @@
 import { lstatSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SandboxSettingsSchema } from '../../src/main/sandbox/sandbox-settings.js';
+import { SandboxSettingsSchema } from '../../src/shared/settings/sandbox-settings.js';
 import { bashTool } from '../../src/main/tool/bash.js';
 import { pythonExecuteTool } from '../../src/main/tool/python-execute.js';
 import type { TestToolContext } from '../support/tool-context.js';

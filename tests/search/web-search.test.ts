@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webSearchTool } from '../../src/main/tool/web-search.js';
 import { engineOrder, searchWeb } from '../../src/main/search/search-runner.js';
-import { SearchSettingsSchema, type SearchEngineName } from '../../src/main/search/search-settings.js';
+import { SearchSettingsSchema, type SearchEngineName } from '../../src/shared/settings/search-settings.js';
 import type { ToolResult } from '../../src/main/tool/tool.js';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { createToolContext, type TestToolContext } from '../support/tool-context.js';

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { McpManager } from '../../src/main/mcp/mcp-manager.js';
 import { openStore } from '../../src/main/store/store.js';
-import { McpSettingsSchema } from '../../src/main/mcp/mcp-settings.js';
+import { McpSettingsSchema } from '../../src/shared/settings/mcp-settings.js';
 import { mcpLogPath } from '../../src/main/mcp/transport.js';
 import { REDACTED, redactText } from '../../src/main/store/redact.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppSettingsSchema } from '../../src/main/config/settings.js';
+import { AppSettingsSchema } from '../../src/shared/settings/app-settings.js';
 import { FileKeySecretBox, type SecretBox } from '../../src/main/store/secrets.js';
 import {
   collectSecrets,

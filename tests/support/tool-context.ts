@@ -7,7 +7,7 @@ import type { CoreEventInput } from '../../src/shared/events.js';
 import type { ToolContext } from '../../src/main/tool/tool.js';
 import { SessionResources } from '../../src/main/session/resources.js';
 import { provideSettings } from '../../src/main/config/session-settings.js';
-import { AppSettingsSchema, type AppSettings } from '../../src/main/config/settings.js';
+import { AppSettingsSchema, type AppSettings } from '../../src/shared/settings/app-settings.js';
 
 export interface TestToolContext extends ToolContext {
   events: CoreEventInput[];

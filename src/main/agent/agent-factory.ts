@@ -1,5 +1,5 @@
 import type { ToolGate } from '../approval/tool-gate.js';
-import type { AgentSettings } from '../config/settings.js';
+import type { AgentSettings } from '../../shared/settings/app-settings.js';
 import type { AnyTool } from '../tool/tool.js';
 import type { AgentDeps } from './base-agent.js';
 import { Manus } from './manus.js';

@@ -1,7 +1,7 @@
 import type { CoreEvent } from '../../shared/events.js';
 import type { McpCredentialStore } from '../mcp/oauth/credential-store.js';
 import type { AppInfo, CoreHandlers, InvokeResult, ModelChoice } from '../../shared/contract.js';
-import type { AppSettings } from '../config/settings.js';
+import type { AppSettings } from '../../shared/settings/app-settings.js';
 import type { SessionStore } from '../store/store-api.js';
 import type { SessionService } from '../session/session-service.js';
 import { CoreApiError, invokeHandler } from './invoke.js';

@@ -1,4 +1,4 @@
-import type { AppSettings } from '../config/settings.js';
+import type { AppSettings } from '../../shared/settings/app-settings.js';
 import type { SessionStore } from '../store/store-api.js';
 import type { SecretBox } from '../store/secrets.js';
 import { loadSettings, saveSettings } from '../config/settings-store.js';

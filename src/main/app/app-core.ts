@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { AppSettings } from '../config/settings.js';
+import type { AppSettings } from '../../shared/settings/app-settings.js';
 import { describeSettingsProblem, loadSettings, readSettings, saveSettings } from '../config/settings-store.js';
 import { applyLlmOverrides, llmOverridesFromEnv, type LlmOverrides } from '../config/llm-overrides.js';
 import { createLlm } from '../llm/client.js';

@@ -1,4 +1,4 @@
-import type { AppSettings } from '../config/settings.js';
+import type { AppSettings } from '../../shared/settings/app-settings.js';
 import { mcpToolApproval } from '../mcp/mcp-approval.js';
 import type { GatedAction, ToolGate, ToolGateDecision } from './tool-gate.js';
 import type { HumanChannel } from '../session/human-channel.js';

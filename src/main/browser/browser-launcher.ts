@@ -1,5 +1,5 @@
 import type { Browser, LaunchOptions } from 'playwright';
-import type { BrowserSettings } from './browser-settings.js';
+import type { BrowserSettings } from '../../shared/settings/browser-settings.js';
 import { findBrowserExecutable } from './find-browser-executable.js';
 import { chromiumSandboxDecision, probeSandboxHost, type SandboxHost } from './chromium-sandbox.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { BrowserContext, Dialog, Download, Locator, Page } from 'playwright';
-import type { BrowserSettings } from './browser-settings.js';
+import type { BrowserSettings } from '../../shared/settings/browser-settings.js';
 import { CLICK_LISTENER_TRACKER } from './dom-index-script.js';
 import { indexPage, type PageState } from './page-state.js';
 import { createFree } from '../workspace/free-name.js';

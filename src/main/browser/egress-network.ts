@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { connect as connectTcp, type Socket } from 'node:net';
 import { hostOf, type ResolveHost } from './address-policy.js';
-import type { BrowserSettings } from './browser-settings.js';
+import type { BrowserSettings } from '../../shared/settings/browser-settings.js';
 
 /** A TCP connection that takes this long to open is given up. */
 const CONNECT_TIMEOUT_MS = 30_000;

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import type { BrowserSettings } from './browser-settings.js';
+import type { BrowserSettings } from '../../shared/settings/browser-settings.js';
 
 /** How Playwright should start the browser: a binary path, or a channel it knows how to find. */
 export type BrowserExecutable =

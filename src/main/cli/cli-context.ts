@@ -3,7 +3,7 @@ import { openStore } from '../store/store.js';
 import type { SessionStore } from '../store/store-api.js';
 import type { SecretBox } from '../store/secrets.js';
 import { openSecretBox } from '../store/secret-store.js';
-import type { AppSettings } from '../config/settings.js';
+import type { AppSettings } from '../../shared/settings/app-settings.js';
 import type { LlmOverrides } from '../config/llm-overrides.js';
 import { createAppCore, type AppCore } from '../app/app-core.js';
 import { recoverDeadRuns } from '../session/run-markers.js';

@@ -1,5 +1,5 @@
-import type { AppSettings } from './settings.js';
-import { LlmConfigSchema } from './llm-config.js';
+import type { AppSettings } from '../../shared/settings/app-settings.js';
+import { LlmConfigSchema } from '../../shared/settings/llm-config.js';
 
 export const OVERRIDE_LLM_NAME = 'override';
 const DEFAULT_LLM_NAME = 'default';

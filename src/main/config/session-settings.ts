@@ -1,7 +1,7 @@
 import type { ToolContext } from '../tool/tool.js';
 import type { SessionResources } from '../session/resources.js';
 import type { Llm } from '../llm/types.js';
-import { AppSettingsSchema, type AppSettings } from './settings.js';
+import { AppSettingsSchema, type AppSettings } from '../../shared/settings/app-settings.js';
 
 const SETTINGS_PROVISION = 'settings';
 const LLM_PROVISION = 'llm';

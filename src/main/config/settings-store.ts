@@ -8,7 +8,7 @@ import {
   saveSettings as saveStoredSettings,
 } from '../store/settings-secrets.js';
 import { getPath, setPath } from './settings-path.js';
-import { AppSettingsSchema, type AppSettings } from './settings.js';
+import { AppSettingsSchema, type AppSettings } from '../../shared/settings/app-settings.js';
 
 /** names the whole settings record in a problem (e.g. it is not JSON at all) */
 export const ALL_SETTINGS = '*';

@@ -1,5 +1,5 @@
 import type OpenAI from 'openai';
-import { LlmConfigSchema, type LlmConfig, type LlmConfigInput } from '../config/llm-config.js';
+import { LlmConfigSchema, type LlmConfig, type LlmConfigInput } from '../../shared/settings/llm-config.js';
 import type { AskOptions, AskToolOptions, ChatMessage, Llm, LlmReply, ToolChoice, ToolSpec } from './types.js';
 import { AttemptScope } from './attempt-scope.js';
 import { fitContext } from './context-fit.js';

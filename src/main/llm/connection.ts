@@ -1,4 +1,4 @@
-import { LlmConfigSchema, type LlmConfigInput } from '../config/llm-config.js';
+import { LlmConfigSchema, type LlmConfigInput } from '../../shared/settings/llm-config.js';
 import { AttemptScope } from './attempt-scope.js';
 import { LlmError, isLlmError, toLlmError } from './errors.js';
 import { createSdkClient, type SdkClientOptions } from './providers.js';

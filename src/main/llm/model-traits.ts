@@ -1,4 +1,4 @@
-import type { LlmConfig } from '../config/llm-config.js';
+import type { LlmConfig } from '../../shared/settings/llm-config.js';
 
 /** The model id without a router prefix ("openai/o3-mini" → "o3-mini"). */
 export function bareModelName(model: string): string {

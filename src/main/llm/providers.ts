@@ -1,5 +1,5 @@
 import OpenAI, { AzureOpenAI } from 'openai';
-import type { LlmConfig } from '../config/llm-config.js';
+import type { LlmConfig } from '../../shared/settings/llm-config.js';
 import { LlmError } from './errors.js';
 
 const OPENAI_BASE_URL = 'https://api.openai.com/v1';

@@ -3,7 +3,7 @@ import type {
   ChatCompletionFunctionTool,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
-import type { LlmConfig } from '../config/llm-config.js';
+import type { LlmConfig } from '../../shared/settings/llm-config.js';
 import { isReasoningModel } from './model-traits.js';
 import type { ToolChoice } from './types.js';
 

@@ -1,6 +1,6 @@
 import type { CompletionUsage } from 'openai/resources/completions';
 import type { UsageTotals } from '../../shared/events.js';
-import type { LlmConfig } from '../config/llm-config.js';
+import type { LlmConfig } from '../../shared/settings/llm-config.js';
 
 const TOKENS_PER_PRICE_UNIT = 1_000_000;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { McpServerConfigSchema, type McpServerConfig } from './mcp-settings.js';
+import { McpServerConfigSchema, type McpServerConfig } from '../../shared/settings/mcp-settings.js';
 
 /** One entry of the `{"mcpServers": {...}}` file shared by Claude Desktop, OpenManus, Cursor and others. */
 const ExternalServerSchema = z.object({

@@ -1,4 +1,4 @@
-import type { McpSettings } from './mcp-settings.js';
+import type { McpSettings } from '../../shared/settings/mcp-settings.js';
 import { mcpToolName } from './tool-name.js';
 
 /**

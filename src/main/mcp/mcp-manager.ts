@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { AnyTool } from '../tool/tool.js';
 import type { McpClientHost } from './client-host.js';
 import type { McpCredentialStore } from './oauth/credential-store.js';
-import { McpSettingsSchema, type McpServerConfig, type McpSettings } from './mcp-settings.js';
+import { McpSettingsSchema, type McpServerConfig, type McpSettings } from '../../shared/settings/mcp-settings.js';
 import { McpServerConnection, type McpServerStatus } from './server-connection.js';
 import { mcpToolFor } from './mcp-tools.js';
 import { mcpToolName } from './tool-name.js';

@@ -1,7 +1,7 @@
 import type { SessionStore } from '../store/store-api.js';
 import type { SecretBox } from '../store/secrets.js';
 import { loadSettings, saveSettings } from '../store/settings-secrets.js';
-import { McpSettingsSchema, type McpSettings } from './mcp-settings.js';
+import { McpSettingsSchema, type McpSettings } from '../../shared/settings/mcp-settings.js';
 import { readSettings } from '../config/settings-store.js';
 
 type StoredSettings = Record<string, unknown>;

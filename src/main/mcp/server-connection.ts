@@ -15,7 +15,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { McpConnectionOptions } from './mcp-manager.js';
 import { McpOAuthProvider, SignInRequiredError } from './oauth/oauth-provider.js';
-import type { McpServerConfig } from './mcp-settings.js';
+import type { McpServerConfig } from '../../shared/settings/mcp-settings.js';
 import { mcpLogPath, openTransport, type OpenedTransport } from './transport.js';
 import { toToolResult } from './tool-result.js';
 import { toolError, type ToolResult } from '../tool/tool.js';

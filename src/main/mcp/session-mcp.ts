@@ -1,7 +1,7 @@
 import { settingsOf } from '../config/session-settings.js';
 import { defineResource, type ResourceKey, type SessionResources } from '../session/resources.js';
 import type { AnyTool } from '../tool/tool.js';
-import type { McpSettings } from './mcp-settings.js';
+import type { McpSettings } from '../../shared/settings/mcp-settings.js';
 import { McpManager } from './mcp-manager.js';
 import { sessionClientHost } from './client-host.js';
 import type { McpCredentialStore } from './oauth/credential-store.js';

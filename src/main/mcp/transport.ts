@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { McpServerConfig } from './mcp-settings.js';
+import type { McpServerConfig } from '../../shared/settings/mcp-settings.js';
 import { findExecutable, mergePaths, userShellPath } from './command-resolution.js';
 import type { McpOAuthProvider } from './oauth/oauth-provider.js';
 import { CREDENTIAL_NAME, environmentSecrets, redactText } from '../store/redact.js';

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import type Docker from 'dockerode';
 import { currentProcess, type OwnerProcess } from '../process/owner-process.js';
-import type { SandboxSettings } from './sandbox-settings.js';
+import type { SandboxSettings } from '../../shared/settings/sandbox-settings.js';
 import { SANDBOX_GID, SANDBOX_UID, folderOwner, hostUser } from './workspace-owner.js';
 
 export const SESSION_LABEL = 'manus.session';

@@ -19,7 +19,7 @@ import type { EngineChoice } from './engine-choice.js';
 import { SandboxUnavailableError, engineUnreachable, errorText, requireEngine } from './engine.js';
 import { containerOwnership } from './orphan-sandboxes.js';
 import { PythonRepl } from './python-repl.js';
-import type { SandboxSettings } from './sandbox-settings.js';
+import type { SandboxSettings } from '../../shared/settings/sandbox-settings.js';
 import { ensureImage } from './sandbox-image.js';
 import { stateLostNote, type Acquired, type ProgressListener, type Sandbox } from './sandbox.js';
 import { prepareManagedWorkspace, type FolderOwner } from './workspace-owner.js';

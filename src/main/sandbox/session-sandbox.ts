@@ -9,7 +9,7 @@ import { chooseEngine, workspaceTransfer } from './engine-choice.js';
 import { dockerClient } from './engine.js';
 import { LOCAL_SANDBOX_WARNING, LocalSandbox } from './local-sandbox.js';
 import type { Sandbox } from './sandbox.js';
-import type { SandboxSettings } from './sandbox-settings.js';
+import type { SandboxSettings } from '../../shared/settings/sandbox-settings.js';
 import { removeWorkspaceVolumes, workspaceVolumeName } from './workspace-volume.js';
 
 /** live docker sandboxes by session, so a session deleted elsewhere can take its container with it */

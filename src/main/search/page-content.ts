@@ -1,6 +1,6 @@
 import { clipText, markdownWithin } from '../browser/html-to-markdown.js';
 import { fetchText } from './http-fetch.js';
-import type { SearchSettings } from './search-settings.js';
+import type { SearchSettings } from '../../shared/settings/search-settings.js';
 
 const FETCHABLE_SCHEMES = new Set(['http:', 'https:']);
 

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { SearchEngineName, SearchSettings } from './search-settings.js';
+import type { SearchEngineName, SearchSettings } from '../../shared/settings/search-settings.js';
 import { EngineNotConfiguredError, type SearchQuery, type SearchResult } from './search-types.js';
 import { HttpStatusError } from './http-fetch.js';
 import { SEARCH_ENGINE_REGISTRY } from './engines/engine-registry.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { SearchEngineConfig, SearchEngineName, SearchSettings } from './search-settings.js';
+import type { SearchEngineConfig, SearchEngineName, SearchSettings } from '../../shared/settings/search-settings.js';
 
 export const SearchResultSchema = z.object({
   title: z.string(),

@@ -1,5 +1,5 @@
-import { LlmConfigSchema, type LlmConfig } from '../config/llm-config.js';
-import type { AppSettings } from '../config/settings.js';
+import { LlmConfigSchema, type LlmConfig } from '../../shared/settings/llm-config.js';
+import type { AppSettings } from '../../shared/settings/app-settings.js';
 
 export class NoLlmConfiguredError extends Error {
   readonly hint =

@@ -1,5 +1,5 @@
 import type { CoreEventInput, SessionInfo, SessionMode, SessionStatus } from '../../shared/events.js';
-import type { AppSettings } from '../config/settings.js';
+import type { AppSettings } from '../../shared/settings/app-settings.js';
 import type { Llm } from '../llm/types.js';
 import type { SessionStore } from '../store/store-api.js';
 import type { ToolCallAgent } from '../agent/toolcall-agent.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { LlmConfigSchema } from '../../main/config/llm-config.js';
-import { McpServerConfigSchema } from '../../main/mcp/mcp-settings.js';
+import { LlmConfigSchema } from '../settings/llm-config.js';
+import { McpServerConfigSchema } from '../settings/mcp-settings.js';
 
 /**
  * Requests of the settings, sandbox and workspace screens (issue 8). Listed in the one CONTRACT table in

@@ -6,7 +6,7 @@ import { SessionResources } from '../../session/resources.js';
 import { provideDataDir, provideSettings } from '../../config/session-settings.js';
 import { removeSessionSandbox, sandboxResource } from '../../sandbox/session-sandbox.js';
 import { prepareManagedWorkspace } from '../../sandbox/workspace-owner.js';
-import type { AppSettings } from '../../config/settings.js';
+import type { AppSettings } from '../../../shared/settings/app-settings.js';
 import { sessionWorkspaceDir } from '../../store/data-dir.js';
 import type { AnyTool } from '../../tool/tool.js';
 import type { SessionStore } from '../../store/store-api.js';

@@ -1,7 +1,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
-import { McpServerConfigSchema, type McpServerConfig, type McpSettings } from '../../mcp/mcp-settings.js';
+import {
+  McpServerConfigSchema,
+  type McpServerConfig,
+  type McpSettings,
+} from '../../../shared/settings/mcp-settings.js';
 import { readMcpSettings, updateMcpSettings } from '../../mcp/mcp-settings-store.js';
 import { formatMcpConfigFile, parseMcpConfigFile } from '../../mcp/config-file.js';
 import { McpManager } from '../../mcp/mcp-manager.js';

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { loadSettings } from '../../config/settings-store.js';
 import { openCliContext } from '../cli-context.js';
-import type { SandboxSettings } from '../../sandbox/sandbox-settings.js';
+import type { SandboxSettings } from '../../../shared/settings/sandbox-settings.js';
 import { chooseEngine, describeEngine, type EngineChoice } from '../../sandbox/engine-choice.js';
 import { dockerClient, requireEngine } from '../../sandbox/engine.js';
 import {

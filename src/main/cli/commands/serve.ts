@@ -5,7 +5,7 @@ import { Command } from 'commander';
 import { createCoreApi, type SessionRunner } from '../../api/core-api.js';
 import { storedSettings, type SettingsAccess } from '../../api/settings-access.js';
 import type { SessionStore } from '../../store/store-api.js';
-import type { AppSettings } from '../../config/settings.js';
+import type { AppSettings } from '../../../shared/settings/app-settings.js';
 import { createCliCore, openCliContext } from '../cli-context.js';
 import { startWebServer } from '../../server/web-server.js';
 import { findRendererDir } from '../../server/renderer-dir.js';

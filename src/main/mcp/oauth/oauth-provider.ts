@@ -6,7 +6,7 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
-import type { McpOAuthSettings } from '../mcp-settings.js';
+import type { McpOAuthSettings } from '../../../shared/settings/mcp-settings.js';
 import type { McpCredentials, McpCredentialStore } from './credential-store.js';
 
 const CLIENT_NAME = 'Manus Desktop';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { McpServerConfig } from '../mcp-settings.js';
+import type { McpServerConfig } from '../../../shared/settings/mcp-settings.js';
 import { remoteTransport } from '../transport.js';
 import type { McpCredentialStore } from './credential-store.js';
 import { listenForRedirect } from './loopback-redirect.js';

@@ -1,4 +1,4 @@
-import type { SearchEngineName } from '../search-settings.js';
+import type { SearchEngineName } from '../../../shared/settings/search-settings.js';
 import type { SearchEngine } from '../search-types.js';
 import { duckDuckGoEngine } from './duckduckgo.js';
 import { bingEngine } from './bing.js';

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Frame, Locator, Page, Request } from 'playwright';
-import type { AppSettings } from '../../config/settings.js';
+import type { AppSettings } from '../../../shared/settings/app-settings.js';
 import type { Llm } from '../../llm/types.js';
 import type { BrowserSession } from '../../browser/browser-session.js';
 import { LINK_OF, SCROLL_BY, SELECT_OPTIONS_OF, type DropdownOption } from '../../browser/dom-index-script.js';

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { LlmConfigSchema } from './llm-config.js';
-import { SandboxSettingsSchema } from '../sandbox/sandbox-settings.js';
-import { BrowserSettingsSchema } from '../browser/browser-settings.js';
-import { SearchSettingsSchema } from '../search/search-settings.js';
-import { McpSettingsSchema } from '../mcp/mcp-settings.js';
-import { ApprovalSettingsSchema } from '../approval/approval-settings.js';
+import { SandboxSettingsSchema } from './sandbox-settings.js';
+import { BrowserSettingsSchema } from './browser-settings.js';
+import { SearchSettingsSchema } from './search-settings.js';
+import { McpSettingsSchema } from './mcp-settings.js';
+import { ApprovalSettingsSchema } from './approval-settings.js';
 
 export const AgentSettingsSchema = z.object({
   maxSteps: z.number().int().positive().default(20),
