@@ -67,7 +67,7 @@ export type AppInfo = z.infer<typeof AppInfoSchema>;
 export const MaskedSettingsSchema = AppSettingsSchema;
 export type MaskedSettings = z.infer<typeof MaskedSettingsSchema>;
 /** A secret field sent back unchanged (masked) keeps the stored value. */
-export { SECRET_MASK } from '../main/store/settings-secrets.js';
+export { SECRET_MASK } from './settings/secret-mask.js';
 
 function request<Req extends z.ZodType, Reply extends z.ZodType>(req: Req, reply: Reply) {
   return { request: req, reply };

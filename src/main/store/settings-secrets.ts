@@ -1,10 +1,10 @@
 import { CREDENTIAL_NAME } from './redact.js';
 import type { SecretBox } from './secrets.js';
 import type { SessionStore } from './store-api.js';
+import { SECRET_MASK } from '../../shared/settings/secret-mask.js';
 
 /** The key the app settings are stored under. */
 export const SETTINGS_KEY = 'settings';
-export const SECRET_MASK = '••••';
 /** a secret shorter than this is masked entirely: its last 4 characters would give most of it away */
 const MIN_LENGTH_TO_SHOW_TAIL = 12;
 const SHOWN_TAIL = 4;
