@@ -7,7 +7,7 @@ import { createLlm } from '../../src/main/llm/client.js';
 import { fitContext } from '../../src/main/llm/context-fit.js';
 import { createTokenCounter } from '../../src/main/llm/tokens.js';
 import { parseTextToolCalls } from '../../src/main/llm/tool-fallback.js';
-import type { ChatMessage } from '../../src/main/llm/types.js';
+import type { ChatMessage } from '../../src/shared/chat-message.js';
 import { startFakeLlm } from '../../tests/support/fake-llm/index.js';
 
 const REQUESTS = 300;

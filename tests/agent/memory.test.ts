@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Memory, capMessages } from '../../src/main/agent/memory.js';
 import { isStuck } from '../../src/main/agent/stuck-detector.js';
-import type { ChatMessage } from '../../src/main/llm/types.js';
+import type { ChatMessage } from '../../src/shared/chat-message.js';
 
 const user = (content: string): ChatMessage => ({ role: 'user', content });
 const assistantCall = (id: string): ChatMessage => ({

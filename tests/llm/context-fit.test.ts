@@ -2,7 +2,7 @@ import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { fitContext } from '../../src/main/llm/context-fit.js';
 import { createTokenCounter } from '../../src/main/llm/tokens.js';
-import type { ChatMessage } from '../../src/main/llm/types.js';
+import type { ChatMessage } from '../../src/shared/chat-message.js';
 import { sequence, type ScriptRequest } from '../support/fake-llm/index.js';
 import { fakeLlmClient, noticeCollector } from './llm-fixture.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseTextToolCalls } from '../../src/main/llm/tool-fallback.js';
-import type { ChatMessage } from '../../src/main/llm/types.js';
+import type { ChatMessage } from '../../src/shared/chat-message.js';
 import type { ScriptRequest } from '../support/fake-llm/index.js';
 import { fakeLlmClient, noticeCollector } from './llm-fixture.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { repairToolPairs } from '../../src/main/llm/tool-pairs.js';
-import type { ChatMessage } from '../../src/main/llm/types.js';
+import type { ChatMessage } from '../../src/shared/chat-message.js';
 import { fakeLlmClient } from './llm-fixture.js';
 
 const call = (id: string) => ({ id, name: 'bash', arguments: '{}' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../../src/main/llm/types.js';
+import type { ChatMessage } from '../../src/shared/chat-message.js';
 import { InvalidRecordError, SessionNotFoundError } from '../../src/main/store/store-errors.js';
 import { newSession, tempStore } from './store-fixtures.js';
 

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../llm/types.js';
+import type { ChatMessage } from '../../shared/chat-message.js';
 
 export const DEFAULT_MAX_MESSAGES = 100;
 

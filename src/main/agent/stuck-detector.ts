@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../llm/types.js';
+import type { ChatMessage } from '../../shared/chat-message.js';
 
 export const DUPLICATE_THRESHOLD = 2;
 /** nudges given before the agent is stopped for repeating itself */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CoreEventInput } from '../../shared/events.js';
-import type { ToolCall } from '../llm/types.js';
+import type { ToolCall } from '../../shared/chat-message.js';
 import type { ToolGate } from '../approval/tool-gate.js';
 import type { SessionResources } from '../session/resources.js';
 import type { ToolCollection } from '../tool/tool-collection.js';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { ChatMessage, LlmReply, ToolCall, ToolChoice } from '../llm/types.js';
+import type { LlmReply, ToolChoice } from '../llm/types.js';
+import type { ChatMessage, ToolCall } from '../../shared/chat-message.js';
 import { allowAllTools, type ToolGate } from '../approval/tool-gate.js';
 import { ToolCollection } from '../tool/tool-collection.js';
 import { TERMINATE_TOOL_NAME } from '../tool/terminate.js';

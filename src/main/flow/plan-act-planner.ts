@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import type { ChatMessage, Llm } from '../llm/types.js';
+import type { Llm } from '../llm/types.js';
+import type { ChatMessage } from '../../shared/chat-message.js';
 import { PlannerReplyError } from './flow-errors.js';
 import {
   createPlanPrompt,

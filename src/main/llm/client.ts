@@ -1,6 +1,7 @@
 import type OpenAI from 'openai';
 import { LlmConfigSchema, type LlmConfig, type LlmConfigInput } from '../../shared/settings/llm-config.js';
-import type { AskOptions, AskToolOptions, ChatMessage, Llm, LlmReply, ToolChoice, ToolSpec } from './types.js';
+import type { AskOptions, AskToolOptions, Llm, LlmReply, ToolChoice, ToolSpec } from './types.js';
+import type { ChatMessage } from '../../shared/chat-message.js';
 import { AttemptScope } from './attempt-scope.js';
 import { fitContext } from './context-fit.js';
 import { LlmError, isLlmError } from './errors.js';

@@ -1,4 +1,4 @@
-import type { ChatMessage } from './types.js';
+import type { ChatMessage } from '../../shared/chat-message.js';
 import type { TokenCounter } from './tokens.js';
 
 /** Units at the end of the conversation that are shortened only as a last resort. */

@@ -1,7 +1,7 @@
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
 import { randomUUID } from 'node:crypto';
-import type { ToolCall } from './types.js';
+import type { ToolCall } from '../../shared/chat-message.js';
 
 /** What came back from one request, before usage is settled. */
 /** Some servers send calls without ids; memory needs ids unique across turns to pair results. */

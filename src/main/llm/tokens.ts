@@ -1,7 +1,8 @@
 import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import type { Image } from '../../shared/events.js';
-import type { ChatMessage, ToolSpec } from './types.js';
+import type { ToolSpec } from './types.js';
+import type { ChatMessage } from '../../shared/chat-message.js';
 import { imageSize } from './image-size.js';
 import { usesLegacyEncoding } from './model-traits.js';
 

@@ -1,4 +1,5 @@
-import type { ChatMessage, ToolCall, ToolChoice, ToolSpec } from './types.js';
+import type { ToolChoice, ToolSpec } from './types.js';
+import type { ChatMessage, ToolCall } from '../../shared/chat-message.js';
 import type { LlmError } from './errors.js';
 
 const TOOLS_UNSUPPORTED_PATTERN =

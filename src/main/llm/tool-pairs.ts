@@ -1,4 +1,4 @@
-import type { ChatMessage } from './types.js';
+import type { ChatMessage } from '../../shared/chat-message.js';
 
 const MISSING_RESULT = '(no result: this tool call was interrupted before it finished)';
 

@@ -1,4 +1,4 @@
-import type { ChatMessage } from './types.js';
+import type { ChatMessage } from '../../shared/chat-message.js';
 
 /** The conversation without images, for models that cannot take them, and how many were left out. */
 export function withoutImages(messages: readonly ChatMessage[]): { messages: ChatMessage[]; dropped: number } {

@@ -4,7 +4,8 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import type { Image } from '../../shared/events.js';
-import type { ChatMessage, ToolSpec } from './types.js';
+import type { ToolSpec } from './types.js';
+import type { ChatMessage } from '../../shared/chat-message.js';
 
 function imagePart(image: Image): ChatCompletionContentPart {
   return { type: 'image_url', image_url: { url: `data:${image.mimeType};base64,${image.data}` } };

@@ -6,7 +6,8 @@ import type {
 } from '@modelcontextprotocol/sdk/types.js';
 import { ImageSchema, type Image } from '../../shared/events.js';
 import type { ToolGate } from '../approval/tool-gate.js';
-import type { ChatMessage, Llm } from '../llm/types.js';
+import type { Llm } from '../llm/types.js';
+import type { ChatMessage } from '../../shared/chat-message.js';
 import type { HumanChannel } from '../session/human-channel.js';
 
 /** the code the MCP specification gives a sampling request the person rejected */

@@ -1,4 +1,5 @@
-import type { AskOptions, AskToolOptions, ChatMessage, Llm, LlmHooks, LlmReply } from '../llm/types.js';
+import type { AskOptions, AskToolOptions, Llm, LlmHooks, LlmReply } from '../llm/types.js';
+import type { ChatMessage } from '../../shared/chat-message.js';
 
 /** The model as a session uses it: every call also reports usage and notices to the session. */
 export function withSessionHooks(llm: Llm, hooks: Required<Pick<LlmHooks, 'onUsage' | 'onNotice'>>): Llm {

@@ -6,7 +6,7 @@ import type {
   SessionStatus,
   UsageTotals,
 } from '../../shared/events.js';
-import type { ChatMessage } from '../llm/types.js';
+import type { ChatMessage } from '../../shared/chat-message.js';
 
 export interface NewSession {
   id?: string;

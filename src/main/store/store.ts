@@ -10,7 +10,7 @@ import {
   type CoreEvent,
   type SessionInfo,
 } from '../../shared/events.js';
-import { ChatMessageSchema, type ChatMessage } from '../llm/types.js';
+import { ChatMessageSchema, type ChatMessage } from '../../shared/chat-message.js';
 import { openDatabase, type OpenDatabaseOptions, type SqliteDatabase } from './database.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { SessionSearch } from './session-search.js';
