@@ -2,7 +2,7 @@ import { posix } from 'node:path';
 import type { Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import { extract, pack, type Headers, type Pack } from 'tar-stream';
-import { CONTAINER_WORKSPACE } from './container-spec.js';
+import { CONTAINER_WORKSPACE } from '../workspace/sandbox-path.js';
 
 /**
  * What is sent into the sandbox's workspace: folders first, then files, each read only when its turn comes (a file

@@ -1,5 +1,6 @@
 import type Docker from 'dockerode';
-import { CONTAINER_WORKSPACE, sandboxEnv } from './container-spec.js';
+import { sandboxEnv } from './container-spec.js';
+import { CONTAINER_WORKSPACE } from '../workspace/sandbox-path.js';
 import { startDockerChannel } from './docker-channel.js';
 import type { ProcessChannel } from './process-channel.js';
 

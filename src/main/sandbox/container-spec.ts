@@ -4,6 +4,7 @@ import type Docker from 'dockerode';
 import { currentProcess, type OwnerProcess } from '../process/owner-process.js';
 import type { SandboxSettings } from '../../shared/settings/sandbox-settings.js';
 import { SANDBOX_GID, SANDBOX_UID, folderOwner, hostUser } from './workspace-owner.js';
+import { CONTAINER_WORKSPACE } from '../workspace/sandbox-path.js';
 
 export const SESSION_LABEL = 'manus.session';
 /** which data folder the container's session lives in: orphans are judged only against their own folder's sessions */
@@ -18,7 +19,6 @@ export const HOST_LABEL = 'manus.host';
 export const PID_NAMESPACE_LABEL = 'manus.owner.pidns';
 /** a container made with other settings (limits, network, image) is replaced, not reused */
 export const CONFIG_LABEL = 'manus.sandbox.config';
-export const CONTAINER_WORKSPACE = '/workspace';
 export const CONTAINER_HOME = '/home/sandbox';
 
 const MIB = 1024 * 1024;

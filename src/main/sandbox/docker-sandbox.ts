@@ -3,7 +3,6 @@ import type Docker from 'dockerode';
 import { BashShell } from './bash-shell.js';
 import {
   CONFIG_LABEL,
-  CONTAINER_WORKSPACE,
   SESSION_LABEL,
   configFingerprint,
   containerSpec,
@@ -12,6 +11,7 @@ import {
   sandboxIdentity,
   type SandboxIdentity,
 } from './container-spec.js';
+import { CONTAINER_WORKSPACE } from '../workspace/sandbox-path.js';
 import { runQuietly, startDockerChannel } from './docker-channel.js';
 import { BASH_SHELL_SOURCE } from './drivers/bash-shell-source.js';
 import { PYTHON_REPL_SOURCE } from './drivers/python-repl-source.js';

@@ -3,7 +3,7 @@ import { WorkspacePathError } from '../workspace/workspace-path-error.js';
 import { WorkspaceRoot } from '../workspace/workspace-root.js';
 import { fetchFile, sendEntries, type Fetched, type OutgoingEntry } from './archive-transfer.js';
 import { runCommand } from './container-command.js';
-import { CONTAINER_WORKSPACE } from './container-spec.js';
+import { CONTAINER_WORKSPACE } from '../workspace/sandbox-path.js';
 import {
   MAX_LISTED_ENTRIES,
   SandboxLister,

@@ -1,14 +1,8 @@
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import type Docker from 'dockerode';
-import {
-  CONTAINER_WORKSPACE,
-  OWNER_LABEL,
-  SANDBOX_LABEL,
-  SESSION_LABEL,
-  VOLUME_NO_COPY,
-  ownerLabelOf,
-} from './container-spec.js';
+import { OWNER_LABEL, SANDBOX_LABEL, SESSION_LABEL, VOLUME_NO_COPY, ownerLabelOf } from './container-spec.js';
+import { CONTAINER_WORKSPACE } from '../workspace/sandbox-path.js';
 
 /** the engine's answer to removing a volume a container still holds */
 const VOLUME_IN_USE = 409;

@@ -1,5 +1,5 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { CONTAINER_WORKSPACE } from '../sandbox/container-spec.js';
+import { CONTAINER_WORKSPACE } from './sandbox-path.js';
 import { WorkspacePathError } from './workspace-path-error.js';
 
 /** Path parts relative to the workspace root, `..` still in them; `fromRoot` when they restart at the root. */

@@ -18,7 +18,7 @@ import {
   type Stats,
 } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
-import { CONTAINER_WORKSPACE } from '../sandbox/container-spec.js';
+import { CONTAINER_WORKSPACE } from './sandbox-path.js';
 import { outsideRefusal, pathParts, requestedParts } from './requested-path.js';
 import { WorkspacePathError } from './workspace-path-error.js';
 
