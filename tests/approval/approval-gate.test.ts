@@ -99,7 +99,7 @@ describe('tool approval', () => {
 
 describe('per-tool MCP approval', () => {
   it('asks for an MCP tool set to "ask" even under the auto policy, and skips one set to "auto" under "all"', async () => {
-    const { HumanChannel } = await import('../../src/main/session/human-channel.js');
+    const { HumanChannel } = await import('../../src/main/human/human-channel.js');
     const { createApprovalGate } = await import('../../src/main/approval/approval-gate.js');
     const { AppSettingsSchema } = await import('../../src/shared/settings/app-settings.js');
     const { z } = await import('zod');

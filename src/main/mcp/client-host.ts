@@ -7,7 +7,7 @@ import type {
 import { llmOf } from '../config/session-settings.js';
 import { toolGateOf } from '../approval/tool-gate.js';
 import type { SessionResources } from '../session/resources.js';
-import { humanChannelKey } from '../session/human-channel.js';
+import { humanChannelKey } from '../human/human-channel.js';
 import { askElicitation, elicitationFormOf } from './elicitation.js';
 import { answerSampling } from './sampling.js';
 

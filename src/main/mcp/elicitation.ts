@@ -9,7 +9,7 @@ import {
   type ElicitationField,
   type ElicitationForm,
 } from '../../shared/elicitation-form.js';
-import type { HumanChannel } from '../session/human-channel.js';
+import type { HumanChannel } from '../human/human-channel.js';
 
 /** The form to show for a server's `elicitation/create` (form mode): one field per top-level property. */
 export function elicitationFormOf(server: string, params: ElicitRequestFormParams): ElicitationForm {

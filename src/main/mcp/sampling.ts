@@ -8,7 +8,7 @@ import { ImageSchema, type Image } from '../../shared/events.js';
 import type { ToolGate } from '../approval/tool-gate.js';
 import type { Llm } from '../llm/types.js';
 import type { ChatMessage } from '../../shared/chat-message.js';
-import type { HumanChannel } from '../session/human-channel.js';
+import type { HumanChannel } from '../human/human-channel.js';
 
 /** the code the MCP specification gives a sampling request the person rejected */
 const USER_REJECTED = -1;

@@ -19,7 +19,7 @@ import { createApprovalGate } from '../approval/approval-gate.js';
 import { provideToolGate, type ToolGate } from '../approval/tool-gate.js';
 import type { AnyTool } from '../tool/tool.js';
 import { runAgentMode } from './agent-mode.js';
-import { HumanChannel } from './human-channel.js';
+import { HumanChannel } from '../human/human-channel.js';
 import { resolveLlmConfig } from './llm-resolution.js';
 import type { ModeRunner, RunContext, RunResult, StartTaskRequest } from './mode-runner.js';
 import { SessionResources } from './resources.js';

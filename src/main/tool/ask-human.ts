@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { humanChannelKey } from '../session/human-channel.js';
+import { humanChannelKey } from '../human/human-channel.js';
 import { defineTool, toolError, toolOutput } from './tool.js';
 
 export const askHumanTool = defineTool({

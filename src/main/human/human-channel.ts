@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ElicitationForm } from '../../shared/elicitation-form.js';
 import type { CoreEventInput } from '../../shared/events.js';
-import { defineResource } from './resources.js';
+import { defineResource } from '../session/resources.js';
 
 export class NobodyToAskError extends Error {
   constructor() {
