@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeToolCall, type ExecuteCallOptions } from '../../src/main/agent/tool-execution.js';
-import { allowAllTools } from '../../src/main/approval/tool-gate.js';
+import { allowAllTools } from '../../src/main/tool/tool-gate.js';
 import { closeSharedBrowsers } from '../../src/main/browser/browser-launcher.js';
 import { ToolCollection } from '../../src/main/tool/tool-collection.js';
 import { browserUseTool } from '../../src/main/tool/browser-use.js';

@@ -1,4 +1,4 @@
-import type { ToolGate } from '../approval/tool-gate.js';
+import type { ToolGate } from '../tool/tool-gate.js';
 import type { AgentSettings } from '../../shared/settings/app-settings.js';
 import type { AnyTool } from '../tool/tool.js';
 import type { AgentDeps } from './base-agent.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { CoreEventInput } from '../../shared/events.js';
 import type { ToolCall } from '../../shared/chat-message.js';
-import type { ToolGate } from '../approval/tool-gate.js';
+import type { ToolGate } from '../tool/tool-gate.js';
 import type { SessionResources } from '../session/resources.js';
 import type { ToolCollection } from '../tool/tool-collection.js';
 import type { ToolResult } from '../tool/tool.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LlmReply, ToolChoice } from '../llm/types.js';
 import type { ChatMessage, ToolCall } from '../../shared/chat-message.js';
-import { allowAllTools, type ToolGate } from '../approval/tool-gate.js';
+import { allowAllTools, type ToolGate } from '../tool/tool-gate.js';
 import { ToolCollection } from '../tool/tool-collection.js';
 import { TERMINATE_TOOL_NAME } from '../tool/terminate.js';
 import type { AnyTool } from '../tool/tool.js';

@@ -1,6 +1,6 @@
 import type { AppSettings } from '../../shared/settings/app-settings.js';
 import { mcpToolApproval } from '../mcp/mcp-approval.js';
-import type { GatedAction, ToolGate, ToolGateDecision } from './tool-gate.js';
+import type { GatedAction, ToolGate, ToolGateDecision } from '../tool/tool-gate.js';
 import type { HumanChannel } from '../human/human-channel.js';
 import type { ToolRisk } from '../tool/tool.js';
 

@@ -5,7 +5,7 @@ import type {
   ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { llmOf } from '../config/session-settings.js';
-import { toolGateOf } from '../approval/tool-gate.js';
+import { toolGateOf } from '../tool/tool-gate.js';
 import type { SessionResources } from '../session/resources.js';
 import { humanChannelKey } from '../human/human-channel.js';
 import { askElicitation, elicitationFormOf } from './elicitation.js';

@@ -5,7 +5,7 @@ import type {
   SamplingMessageContentBlock,
 } from '@modelcontextprotocol/sdk/types.js';
 import { ImageSchema, type Image } from '../../shared/events.js';
-import type { ToolGate } from '../approval/tool-gate.js';
+import type { ToolGate } from '../tool/tool-gate.js';
 import type { Llm } from '../llm/types.js';
 import type { ChatMessage } from '../../shared/chat-message.js';
 import type { HumanChannel } from '../human/human-channel.js';

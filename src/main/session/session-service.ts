@@ -16,7 +16,7 @@ import { prepareManagedWorkspace } from '../sandbox/workspace-owner.js';
 import { SecretRedactor } from '../store/redact.js';
 import { collectSecrets } from '../store/settings-secrets.js';
 import { createApprovalGate } from '../approval/approval-gate.js';
-import { provideToolGate, type ToolGate } from '../approval/tool-gate.js';
+import { provideToolGate, type ToolGate } from '../tool/tool-gate.js';
 import type { AnyTool } from '../tool/tool.js';
 import { runAgentMode } from './agent-mode.js';
 import { HumanChannel } from '../human/human-channel.js';

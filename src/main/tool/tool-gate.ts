@@ -1,5 +1,5 @@
 import type { SessionResources } from '../session/resources.js';
-import type { AnyTool } from '../tool/tool.js';
+import type { AnyTool } from './tool.js';
 
 export type ToolGateDecision = { allowed: true } | { allowed: false; reason: string };
 
