@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CoreEvent } from '../../src/shared/events.js';
 import { removeSessionSandbox } from '../../src/main/sandbox/session-sandbox.js';
-import { planStoreFor } from '../../src/main/store/plan-store.js';
 import '../../src/main/flow/index.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
 import { call, createPlan, finish, planningScript, textOf } from './flow-script.js';
@@ -71,7 +70,7 @@ describe('the data_analysis agent in a flow (real Docker sandbox)', () => {
     expect(existsSync(savedAt)).toBe(true);
     expect(readFileSync(savedAt).subarray(0, 4)).toEqual(PNG_MAGIC);
 
-    const [step] = planStoreFor(harness.store).list(sessionId)[0].steps;
+    const [step] = harness.store.plans.list(sessionId)[0].steps;
     expect(step).toMatchObject({ status: 'completed', agent: 'data_analysis' });
     expect(step.notes).toContain('Analysis: total sales 105, best month Mar');
     expect(step.notes).toContain(`Chart: ${image!.path}`);

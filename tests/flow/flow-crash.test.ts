@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CoreEventSchema } from '../../src/shared/events.js';
 import { openStore } from '../../src/main/store/store.js';
-import { planStoreFor } from '../../src/main/store/plan-store.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js';
 import { collect, runCli, spawnCli } from '../support/cli.js';
 import { finish, planningScript, stepStarts } from './flow-script.js';
@@ -101,7 +100,7 @@ describe('a flow killed with SIGKILL mid-step', () => {
     try {
       const session = store.getSession(sessionId)!;
       expect(session).toMatchObject({ status: 'finished', workspace });
-      const plans = planStoreFor(store).list(sessionId);
+      const plans = store.plans.list(sessionId);
       expect(plans).toHaveLength(1);
       expect(plans[0].steps.map((s) => [s.status, s.notes, s.runs])).toEqual([
         ['completed', 'Result of Step A', 1],

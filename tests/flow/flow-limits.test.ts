@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CoreEvent } from '../../src/shared/events.js';
-import { planStoreFor } from '../../src/main/store/plan-store.js';
 import { registerModeRunner } from '../../src/main/session/session-service.js';
 import { FlowFactory } from '../../src/main/flow/index.js';
 import type { FlowOptions } from '../../src/main/flow/base-flow.js';
@@ -34,16 +33,12 @@ describe('flow limits', () => {
     const { sessionId, done } = harness.service.start({ task: 'Three things', mode: 'planning' });
     const first = await done;
     expect(first.status).toBe('failed');
-    expect(planStoreFor(harness.store).list(sessionId)[0]).toMatchObject({ status: 'stopped' });
+    expect(harness.store.plans.list(sessionId)[0]).toMatchObject({ status: 'stopped' });
     const summary = harness.llm.chatRequests.map((r) => classify(r.body)).find((k) => k.kind === 'summary');
     expect(summary && 'prompt' in summary ? summary.prompt : '').toContain('limit of 2 step runs');
 
     expect(await harness.service.resume(sessionId).done).toMatchObject({ status: 'finished' });
-    expect(
-      planStoreFor(harness.store)
-        .list(sessionId)[0]
-        .steps.map((s) => [s.status, s.runs]),
-    ).toEqual([
+    expect(harness.store.plans.list(sessionId)[0].steps.map((s) => [s.status, s.runs])).toEqual([
       ['completed', 1],
       ['completed', 1],
       ['completed', 1],
@@ -71,11 +66,11 @@ describe('flow limits', () => {
     const result = await done;
     expect(Date.now() - started).toBeLessThan(8000);
     expect(result).toMatchObject({ status: 'failed', result: 'Summary: all done.' });
-    expect(
-      planStoreFor(harness.store)
-        .list(sessionId)[0]
-        .steps.map((s) => s.status),
-    ).toEqual(['completed', 'not_started', 'not_started']);
+    expect(harness.store.plans.list(sessionId)[0].steps.map((s) => s.status)).toEqual([
+      'completed',
+      'not_started',
+      'not_started',
+    ]);
     const summary = harness.llm.chatRequests.map((r) => classify(r.body)).find((k) => k.kind === 'summary');
     expect(summary && 'prompt' in summary ? summary.prompt : '').toContain('time limit was reached');
   });

@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CoreEvent } from '../../src/shared/events.js';
-import { planStoreFor } from '../../src/main/store/plan-store.js';
 import '../../src/main/flow/index.js';
 import type { FakeReply, ScriptRequest } from '../support/fake-llm/index.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
@@ -101,7 +100,7 @@ describe('Plan-Act', () => {
     );
     expect(retryMessages).toContain('not valid JSON');
 
-    const [plan] = planStoreFor(harness.store).list(sessionId);
+    const [plan] = harness.store.plans.list(sessionId);
     expect(plan).toMatchObject({
       kind: 'plan_act',
       title: '数据报告',
@@ -146,7 +145,7 @@ describe('Plan-Act', () => {
     );
     const { sessionId, done } = harness.service.start({ task: 'Research', mode: 'plan_act' });
     expect((await done).status).toBe('finished');
-    const [plan] = planStoreFor(harness.store).list(sessionId);
+    const [plan] = harness.store.plans.list(sessionId);
     expect(plan.steps.map((s) => [s.key, s.text, s.status])).toEqual([
       ['a', 'Collect the numbers', 'completed'],
       ['c', 'Check the sources', 'completed'],
@@ -196,11 +195,7 @@ describe('Plan-Act', () => {
     await waitFor(() => harness!.events.some((e) => e.type === 'step' && e.action === 'started' && e.stepIndex === 1));
     await harness.service.cancel(sessionId);
     expect((await done).status).toBe('cancelled');
-    expect(
-      planStoreFor(harness.store)
-        .list(sessionId)[0]
-        .steps.map((s) => s.status),
-    ).toEqual(['completed', 'not_started']);
+    expect(harness.store.plans.list(sessionId)[0].steps.map((s) => s.status)).toEqual(['completed', 'not_started']);
     hang = false;
     expect((await harness.service.resume(sessionId).done).status).toBe('finished');
     const firstRuns = harness.llm.chatRequests
@@ -247,7 +242,7 @@ describe('Plan-Act attachments the model reports', () => {
     expect(result.status).toBe('finished');
     expect(result.result).toBe('Done.\n\nFiles:\n- chart.png');
 
-    const [plan] = planStoreFor(harness.store).list(sessionId);
+    const [plan] = harness.store.plans.list(sessionId);
     expect(plan.steps[0].attachments).toEqual(['chart.png']);
     const events = harness.store.listEvents(sessionId);
     const notes = ofType(events, 'notice').filter((notice) => notice.code === 'attachments_refused');

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CoreEvent } from '../../src/shared/events.js';
-import { planStoreFor } from '../../src/main/store/plan-store.js';
 import '../../src/main/flow/index.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
 import { call, classify, createPlan, finish, planningScript, stepStarts } from './flow-script.js';
@@ -21,7 +20,7 @@ function bodies() {
 }
 
 function plansOf(sessionId: string) {
-  return planStoreFor(harness!.store).list(sessionId);
+  return harness!.store.plans.list(sessionId);
 }
 
 describe('PlanningFlow', () => {

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore, type Store } from '../../src/main/store/store.js';
 import { appliedVersions } from '../../src/main/store/database.js';
-import { planStoreFor } from '../../src/main/store/plan-store.js';
 import { PlanningParameters, planningTool, providePlanStore } from '../../src/main/tool/planning.js';
 import { createToolContext, type TestToolContext } from '../support/tool-context.js';
 // registers the specialised agents that [TAG]s name
@@ -22,7 +21,7 @@ function setup(): TestToolContext {
   store = openStore(dataDir);
   const ctx = createToolContext();
   store.createSession({ id: ctx.sessionId, title: 't', mode: 'planning', model: 'm', workspace: ctx.workspace });
-  providePlanStore(ctx.resources, planStoreFor(store));
+  providePlanStore(ctx.resources, store.plans);
   return ctx;
 }
 
@@ -77,11 +76,11 @@ describe('PlanningTool', () => {
     );
     // persisted: a second store over the same file sees it
     const again = openStore(dataDir);
-    expect(
-      planStoreFor(again)
-        .require(ctx.sessionId, 'p1')
-        .steps.map((s) => s.status),
-    ).toEqual(['completed', 'in_progress', 'blocked']);
+    expect(again.plans.require(ctx.sessionId, 'p1').steps.map((s) => s.status)).toEqual([
+      'completed',
+      'in_progress',
+      'blocked',
+    ]);
     again.close();
   });
 
@@ -96,7 +95,7 @@ describe('PlanningTool', () => {
     await planning(ctx, { command: 'mark_step', step_index: 0, step_status: 'completed', step_notes: 'done a0' });
     const updated = await planning(ctx, { command: 'update', title: 'A2', steps: ['a0 rewritten', 'a2'] });
     expect(updated.output).toContain('Plan: A2 (ID: a)');
-    const plan = planStoreFor(store).require(ctx.sessionId, 'a');
+    const plan = store.plans.require(ctx.sessionId, 'a');
     expect(plan.steps.map((s) => [s.text, s.status, s.notes])).toEqual([
       ['a0', 'completed', 'done a0'],
       ['a0 rewritten', 'not_started', ''],
@@ -140,13 +139,13 @@ describe('PlanningTool', () => {
       steps: ['[SWE] build', '[data_analysis] chart', 'report'],
       step_dependencies: [[], [], [0, 1, 7]],
     });
-    const plan = planStoreFor(store).require(ctx.sessionId, 'p');
+    const plan = store.plans.require(ctx.sessionId, 'p');
     expect(plan.steps.map((s) => [s.agent, s.dependsOn])).toEqual([
       ['swe', []],
       ['data_analysis', []],
       [undefined, [0, 1]],
     ]);
     store.deleteSession(ctx.sessionId);
-    expect(planStoreFor(store).list(ctx.sessionId)).toEqual([]);
+    expect(store.plans.list(ctx.sessionId)).toEqual([]);
   });
 });

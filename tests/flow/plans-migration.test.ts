@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { appliedVersions, openDatabase } from '../../src/main/store/database.js';
 import { MIGRATIONS } from '../../src/main/store/migrations/index.js';
-import { PlanStore } from '../../src/main/store/plan-store.js';
+import { SqlitePlanStore } from '../../src/main/store/plan-store.js';
 
 let dataDir = '';
 afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -28,7 +28,7 @@ describe('migration 3 (plans)', () => {
     try {
       expect(appliedVersions(db)).toEqual(MIGRATIONS.map((migration) => migration.version));
       expect(db.prepare('SELECT title FROM sessions WHERE id = ?').pluck().get('s1')).toBe('old');
-      const plans = new PlanStore(db);
+      const plans = new SqlitePlanStore(db);
       plans.create({ sessionId: 's1', id: 'p', kind: 'planning', title: 'T', steps: [{ text: 'a' }, { text: 'b' }] });
       expect(() => plans.updateStep('s1', 'p', 0, { status: 'done' as never })).toThrow(/CHECK constraint/);
       expect(() => plans.create({ sessionId: 'nope', id: 'p', kind: 'planning', title: 'T', steps: [] })).toThrow(

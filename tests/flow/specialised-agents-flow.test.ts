@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CoreEvent } from '../../src/shared/events.js';
 import { removeSessionSandbox } from '../../src/main/sandbox/session-sandbox.js';
-import { planStoreFor } from '../../src/main/store/plan-store.js';
 import '../../src/main/flow/index.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
 import { htmlPage, startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
@@ -68,7 +67,7 @@ describe('swe and browser agents in one flow (real sandbox and Chromium)', () =>
     expect((await started.done).status).toBe('finished');
 
     expect(readFileSync(join(workspace, 'hello.py'), 'utf8')).toBe('print("hello from", 6 * 7)\n');
-    const steps = planStoreFor(harness.store).list(sessionId)[0].steps;
+    const steps = harness.store.plans.list(sessionId)[0].steps;
     expect(steps.map((s) => [s.agent, s.status])).toEqual([
       ['swe', 'completed'],
       ['browser', 'completed'],

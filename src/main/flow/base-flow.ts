@@ -3,7 +3,7 @@ import type { Image, SessionStatus } from '../../shared/events.js';
 import { RunCancelledError } from '../agent/errors.js';
 import type { ToolCallAgent } from '../agent/toolcall-agent.js';
 import type { RunContext } from '../session/mode-runner.js';
-import { planStoreFor, type Plan, type PlanStore } from '../store/plan-store.js';
+import { type Plan, type PlanStore } from '../store/plan-store.js';
 import { providePlanStore } from '../tool/planning.js';
 import { planSnapshot } from './plan-text.js';
 
@@ -45,7 +45,7 @@ export abstract class BaseFlow {
     protected readonly run: RunContext,
     protected readonly options: FlowOptions,
   ) {
-    this.plans = planStoreFor(run.store);
+    this.plans = run.store.plans;
     providePlanStore(run.resources, this.plans);
     this.deadline = AbortSignal.any([run.signal, AbortSignal.timeout(options.timeoutMs)]);
   }

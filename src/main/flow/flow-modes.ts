@@ -1,6 +1,5 @@
 import { agentNames } from '../agent/agent-factory.js';
 import type { ModeRunner, RunContext } from '../session/mode-runner.js';
-import { planStoreFor } from '../store/plan-store.js';
 import { DEFAULT_FLOW_STEP_LIMIT, DEFAULT_FLOW_TIMEOUT_MS, PRIMARY_AGENT, type FlowOptions } from './base-flow.js';
 import { UnknownAgentError } from './flow-errors.js';
 import { FlowFactory, type FlowType } from './flow-factory.js';
@@ -19,7 +18,7 @@ export function checkAgents(names: readonly string[] | undefined): string[] {
 function flowOptions(run: RunContext, type: FlowType): FlowOptions {
   const kind = type === 'plan_act' ? 'plan_act' : 'planning';
   const resumed = run.resuming
-    ? planStoreFor(run.store)
+    ? run.store.plans
         .list(run.session.id)
         .filter((plan) => plan.kind === kind && plan.status !== 'completed')
         .at(-1)

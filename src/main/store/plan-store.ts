@@ -2,8 +2,6 @@ import type { PlanStepStatus } from '../../shared/events.js';
 import { randomUUID } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from './database.js';
-import type { SessionStore } from './store-api.js';
-import { Store } from './store.js';
 
 export type PlanKind = 'planning' | 'plan_act';
 export type PlanStatus = 'active' | 'completed' | 'stopped';
@@ -151,8 +149,29 @@ function planFromRow(row: PlanRow, steps: PlanStep[]): Plan {
 const optional = <T>(value: T | undefined): T | null => (value === undefined ? null : value);
 const flag = (value: boolean | undefined): number | null => (value === undefined ? null : value ? 1 : 0);
 
+/** The plans of sessions and their steps: what flows and the plan views read and write. */
+export interface PlanStore {
+  create(plan: NewPlan): Plan;
+  get(sessionId: string, planId: string): Plan | undefined;
+  /** like `get`, but a missing plan is a PlanNotFoundError */
+  require(sessionId: string, planId: string): Plan;
+  /** oldest first */
+  list(sessionId: string): Plan[];
+  /** The plan the planning tool works on when it is given no plan_id. */
+  active(sessionId: string): Plan | undefined;
+  setActive(sessionId: string, planId: string): Plan;
+  updatePlan(sessionId: string, planId: string, patch: PlanPatch): Plan;
+  /** Replaces the whole step list (the caller keeps completed steps as they were). */
+  replaceSteps(sessionId: string, planId: string, steps: NewPlanStep[], title?: string): Plan;
+  /** Changes one step; returns the whole plan as it is now. */
+  updateStep(sessionId: string, planId: string, index: number, patch: StepPatch): Plan;
+  /** Changes the step with this key wherever revisions have moved it; returns the whole plan. */
+  updateStepByKey(sessionId: string, planId: string, key: string, patch: StepPatch): Plan;
+  delete(sessionId: string, planId: string): void;
+}
+
 /** Plans and their steps in SQLite, next to the session they belong to; every write is one transaction. */
-export class PlanStore {
+export class SqlitePlanStore implements PlanStore {
   private readonly sql;
   private readonly stepUpdates = new Map<string, Statement<unknown[]>>();
 
@@ -354,17 +373,4 @@ export class PlanStore {
       }),
     );
   }
-}
-
-const planStores = new WeakMap<SqliteDatabase, PlanStore>();
-
-/** The plan store over the same database as the session store (one writer per file). */
-export function planStoreFor(store: SessionStore): PlanStore {
-  if (!(store instanceof Store)) throw new Error('Plans need the SQLite session store.');
-  let plans = planStores.get(store.db);
-  if (!plans) {
-    plans = new PlanStore(store.db);
-    planStores.set(store.db, plans);
-  }
-  return plans;
 }

@@ -7,6 +7,7 @@ import type {
   UsageTotals,
 } from '../../shared/events.js';
 import type { ChatMessage } from '../../shared/chat-message.js';
+import type { PlanStore } from './plan-store.js';
 
 export interface NewSession {
   id?: string;
@@ -41,6 +42,9 @@ export type UnsequencedEvent = CoreEventInput & { ts: number };
  * Implemented by `Store` in store.ts over better-sqlite3.
  */
 export interface SessionStore {
+  /** the sessions' plans, in the same database (one writer per file) */
+  readonly plans: PlanStore;
+
   createSession(session: NewSession): SessionInfo;
   getSession(id: string): SessionInfo | undefined;
   /** newest first (by updatedAt) */

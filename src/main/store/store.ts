@@ -14,6 +14,7 @@ import { ChatMessageSchema, type ChatMessage } from '../../shared/chat-message.j
 import { openDatabase, type OpenDatabaseOptions, type SqliteDatabase } from './database.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { SessionSearch } from './session-search.js';
+import { SqlitePlanStore, type PlanStore } from './plan-store.js';
 import { SESSION_COLUMNS, sessionFromColumns, type SessionColumns } from './session-row.js';
 import { InvalidRecordError, SessionNotFoundError } from './store-errors.js';
 import type {
@@ -72,8 +73,10 @@ export class Store implements SessionStore {
   /** last seq written per session; seeded from MAX(seq) the first time a session is appended to */
   private readonly lastSeq = new Map<string, number>();
   private readonly sql;
+  readonly plans: PlanStore;
 
   constructor(readonly db: SqliteDatabase) {
+    this.plans = new SqlitePlanStore(db);
     this.search = new SessionSearch(db);
     // messages a killed process queued but never indexed
     this.search.indexQueue.flushIfQueued();
