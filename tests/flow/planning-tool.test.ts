@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore, type Store } from '../../src/main/store/store.js';
 import { appliedVersions } from '../../src/main/store/database.js';
-import { PlanningParameters, planningTool, providePlanStore } from '../../src/main/tool/planning.js';
+import { PlanningParameters, planningTool, providePlanStore } from '../../src/main/flow/planning-tool.js';
 import { createToolContext, type TestToolContext } from '../support/tool-context.js';
 // registers the specialised agents that [TAG]s name
 import '../../src/main/flow/index.js';

@@ -4,7 +4,7 @@ import { RunCancelledError } from '../agent/errors.js';
 import type { ToolCallAgent } from '../agent/toolcall-agent.js';
 import type { RunContext } from '../session/mode-runner.js';
 import { type Plan, type PlanStore } from '../store/plan-store.js';
-import { providePlanStore } from '../tool/planning.js';
+import { providePlanStore } from './planning-tool.js';
 import { planSnapshot } from './plan-text.js';
 
 export const PRIMARY_AGENT = 'manus';

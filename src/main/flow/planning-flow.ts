@@ -10,7 +10,7 @@ import {
   PlanningParameters,
   planningTool,
   stepsFromArguments,
-} from '../tool/planning.js';
+} from './planning-tool.js';
 import { BaseFlow, type FlowResult, type FlowStop } from './base-flow.js';
 import { summarizePlan, completedResults } from './flow-summary.js';
 import {

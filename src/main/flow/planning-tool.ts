@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { PLAN_STEP_STATUSES, type PlanStepStatus } from '../../shared/events.js';
 import { agentNames } from '../agent/agent-factory.js';
-import { planText } from '../flow/plan-text.js';
-import { reviseSteps } from '../flow/plan-revision.js';
-import { taggedAgent } from '../flow/step-tags.js';
+import { planText } from './plan-text.js';
+import { reviseSteps } from './plan-revision.js';
+import { taggedAgent } from './step-tags.js';
 import type { SessionResources } from '../session/resources.js';
 import type { NewPlanStep, Plan, PlanStore } from '../store/plan-store.js';
-import { defineTool, toolError, toolOutput, type ToolContext, type ToolResult } from './tool.js';
+import { defineTool, toolError, toolOutput, type ToolContext, type ToolResult } from '../tool/tool.js';
 
 export const PLANNING_TOOL_NAME = 'planning';
 const PLAN_STORE_PROVISION = 'plan-store';
