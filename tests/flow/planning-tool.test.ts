@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore, type Store } from '../../src/main/store/store.js';
 import { appliedVersions } from '../../src/main/store/database.js';
-import { PlanningParameters, planningTool, providePlanStore } from '../../src/main/flow/planning-tool.js';
+import { PlanningParameters, planningTool } from '../../src/main/flow/planning-tool.js';
+import { agentNames } from '../../src/main/agent/agent-factory.js';
 import { createToolContext, type TestToolContext } from '../support/tool-context.js';
 // registers the specialised agents that [TAG]s name
 import '../../src/main/flow/index.js';
@@ -21,14 +22,13 @@ function setup(): TestToolContext {
   store = openStore(dataDir);
   const ctx = createToolContext();
   store.createSession({ id: ctx.sessionId, title: 't', mode: 'planning', model: 'm', workspace: ctx.workspace });
-  providePlanStore(ctx.resources, store.plans);
   return ctx;
 }
 
 async function planning(ctx: TestToolContext, args: unknown) {
   const parsed = PlanningParameters.safeParse(args);
   if (!parsed.success) throw new Error(parsed.error.message);
-  return planningTool.execute(parsed.data, ctx);
+  return planningTool(store.plans, agentNames()).execute(parsed.data, ctx);
 }
 
 describe('PlanningTool', () => {

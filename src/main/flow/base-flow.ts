@@ -4,7 +4,7 @@ import { RunCancelledError } from '../agent/errors.js';
 import type { ToolCallAgent } from '../agent/toolcall-agent.js';
 import type { RunContext } from '../session/mode-runner.js';
 import { type Plan, type PlanStore } from '../store/plan-store.js';
-import { providePlanStore } from './planning-tool.js';
+import { agentNames } from '../agent/agent-factory.js';
 import { planSnapshot } from './plan-text.js';
 
 export const PRIMARY_AGENT = 'manus';
@@ -46,7 +46,6 @@ export abstract class BaseFlow {
     protected readonly options: FlowOptions,
   ) {
     this.plans = run.store.plans;
-    providePlanStore(run.resources, this.plans);
     this.deadline = AbortSignal.any([run.signal, AbortSignal.timeout(options.timeoutMs)]);
   }
 
@@ -55,6 +54,11 @@ export abstract class BaseFlow {
 
   get sessionId(): string {
     return this.run.session.id;
+  }
+
+  /** every agent a step's `[TAG]` may name */
+  get knownAgents(): readonly string[] {
+    return agentNames();
   }
 
   get primary(): string {

@@ -89,7 +89,7 @@ export class PlanningFlow extends BaseFlow {
     let failure = '';
     try {
       const reply = await this.run.llm.askTool(messages, {
-        tools: [toolSpec(planningTool)],
+        tools: [toolSpec(planningTool(this.plans, this.knownAgents))],
         toolChoice: 'required',
         signal: this.deadline,
       });
@@ -113,7 +113,7 @@ export class PlanningFlow extends BaseFlow {
       task,
       agents: this.options.agents,
       parallel: this.options.parallel,
-      steps: stepsFromArguments(drafted.steps, drafted.dependencies),
+      steps: stepsFromArguments(drafted.steps, drafted.dependencies, this.knownAgents),
     });
     this.nameSession(plan.title, earlier.length === 0);
     this.emitPlan('created', plan);
@@ -252,7 +252,7 @@ export class PlanningFlow extends BaseFlow {
           { role: 'system', content: PLANNING_SYSTEM_PROMPT },
           { role: 'user', content: revisionPrompt({ planText: planText(plan), report, hasBlocked }) },
         ],
-        { tools: [toolSpec(planningTool)], toolChoice: 'auto', signal: this.deadline },
+        { tools: [toolSpec(planningTool(this.plans, this.knownAgents))], toolChoice: 'auto', signal: this.deadline },
       );
       calls = reply.toolCalls.filter((call) => call.name === PLANNING_TOOL_NAME);
     } catch (error) {
@@ -269,7 +269,7 @@ export class PlanningFlow extends BaseFlow {
       const args = parseJson(call.arguments);
       const parsed = PlanningParameters.safeParse(args);
       if (!parsed.success || (parsed.data.command !== 'update' && parsed.data.command !== 'mark_step')) continue;
-      const result = executePlanning(this.plans, this.sessionId, { ...parsed.data, plan_id: planId });
+      const result = executePlanning(this.plans, this.sessionId, { ...parsed.data, plan_id: planId }, this.knownAgents);
       if (result.error) this.emitNotice('replan_refused', result.error, 'warning');
       else changed = true;
     }

@@ -1,16 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { PLAN_STEP_STATUSES, type PlanStepStatus } from '../../shared/events.js';
-import { agentNames } from '../agent/agent-factory.js';
 import { planText } from './plan-text.js';
 import { reviseSteps } from './plan-revision.js';
 import { taggedAgent } from './step-tags.js';
-import type { SessionResources } from '../session/resources.js';
 import type { NewPlanStep, Plan, PlanStore } from '../store/plan-store.js';
-import { defineTool, toolError, toolOutput, type ToolContext, type ToolResult } from '../tool/tool.js';
+import { defineTool, toolError, toolOutput, type Tool, type ToolContext, type ToolResult } from '../tool/tool.js';
 
 export const PLANNING_TOOL_NAME = 'planning';
-const PLAN_STORE_PROVISION = 'plan-store';
 
 export const PLANNING_COMMANDS = ['create', 'update', 'list', 'get', 'set_active', 'mark_step', 'delete'] as const;
 
@@ -43,20 +40,18 @@ export const PlanningParameters = z.object({
 });
 export type PlanningArguments = z.infer<typeof PlanningParameters>;
 
-/** The flow hands its plan store to the session's tools. */
-export function providePlanStore(resources: SessionResources, plans: PlanStore): void {
-  resources.provide(PLAN_STORE_PROVISION, plans);
-}
-
 function isStatus(value: string): value is PlanStepStatus {
   return (PLAN_STEP_STATUSES as readonly string[]).includes(value);
 }
 
 /** Step rows from the model's `steps` and `step_dependencies`; a `[TAG]` naming a known agent becomes the step's agent. */
-export function stepsFromArguments(steps: string[], dependencies?: number[][]): NewPlanStep[] {
-  const known = agentNames();
+export function stepsFromArguments(
+  steps: string[],
+  dependencies: number[][] | undefined,
+  knownAgents: readonly string[],
+): NewPlanStep[] {
   return steps.map((text, index) => {
-    const agent = taggedAgent(text, known);
+    const agent = taggedAgent(text, knownAgents);
     const dependsOn = dependencies?.[index]?.filter((dependency) => dependency < index);
     return { text, ...(agent ? { agent } : {}), ...(dependsOn ? { dependsOn } : {}) };
   });
@@ -82,7 +77,12 @@ function targetPlan(plans: PlanStore, sessionId: string, planId: string | undefi
   return active;
 }
 
-function runCommand(plans: PlanStore, sessionId: string, args: PlanningArguments): string {
+function runCommand(
+  plans: PlanStore,
+  sessionId: string,
+  args: PlanningArguments,
+  knownAgents: readonly string[],
+): string {
   switch (args.command) {
     case 'create': {
       const steps = checkSteps(args.steps, 'create');
@@ -94,7 +94,7 @@ function runCommand(plans: PlanStore, sessionId: string, args: PlanningArguments
         id,
         kind: 'planning',
         title: args.title.trim(),
-        steps: stepsFromArguments(steps, args.step_dependencies),
+        steps: stepsFromArguments(steps, args.step_dependencies, knownAgents),
       });
       return `Plan created successfully with ID: ${id}\n\n${planText(plan)}`;
     }
@@ -103,7 +103,7 @@ function runCommand(plans: PlanStore, sessionId: string, args: PlanningArguments
       const revised = args.steps
         ? reviseSteps(
             plan.steps,
-            stepsFromArguments(checkSteps(args.steps, 'update'), args.step_dependencies).map((step) => ({
+            stepsFromArguments(checkSteps(args.steps, 'update'), args.step_dependencies, knownAgents).map((step) => ({
               text: step.text,
               ...(step.agent ? { agent: step.agent } : {}),
               ...(step.dependsOn ? { dependsOn: step.dependsOn } : {}),
@@ -166,25 +166,31 @@ function markStep(plans: PlanStore, sessionId: string, args: PlanningArguments):
 }
 
 /** Runs one planning command for a session; errors come back as readable text. */
-export function executePlanning(plans: PlanStore, sessionId: string, args: PlanningArguments): ToolResult {
+export function executePlanning(
+  plans: PlanStore,
+  sessionId: string,
+  args: PlanningArguments,
+  knownAgents: readonly string[],
+): ToolResult {
   try {
-    return toolOutput(runCommand(plans, sessionId, args));
+    return toolOutput(runCommand(plans, sessionId, args, knownAgents));
   } catch (error) {
     return toolError(error instanceof Error ? error.message : String(error));
   }
 }
 
-export const planningTool = defineTool({
-  name: PLANNING_TOOL_NAME,
-  description:
-    'Create and manage plans for complex tasks. Commands: create (title, steps), update (title and/or the full new ' +
-    'list of steps), list, get, set_active, mark_step (step_index, step_status, step_notes), delete. Plans are saved ' +
-    'with the session; completed steps never change.',
-  parameters: PlanningParameters,
-  risk: 'read',
-  async execute(args, ctx: ToolContext) {
-    const plans = ctx.resources.provision<PlanStore>(PLAN_STORE_PROVISION);
-    if (!plans) return toolError('Plans are not available in this session.');
-    return executePlanning(plans, ctx.sessionId, args);
-  },
-});
+/** The planning tool over a flow's plans; a step's `[TAG]` naming one of `knownAgents` becomes its agent. */
+export function planningTool(plans: PlanStore, knownAgents: readonly string[]): Tool<typeof PlanningParameters> {
+  return defineTool({
+    name: PLANNING_TOOL_NAME,
+    description:
+      'Create and manage plans for complex tasks. Commands: create (title, steps), update (title and/or the full new ' +
+      'list of steps), list, get, set_active, mark_step (step_index, step_status, step_notes), delete. Plans are saved ' +
+      'with the session; completed steps never change.',
+    parameters: PlanningParameters,
+    risk: 'read',
+    async execute(args, ctx: ToolContext) {
+      return executePlanning(plans, ctx.sessionId, args, knownAgents);
+    },
+  });
+}
