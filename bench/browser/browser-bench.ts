@@ -79,7 +79,7 @@ async function measureActions(): Promise<Row[]> {
       navigations.push(await timed(() => run({ action: 'go_to_url', url: server.url('/simple') })));
     rows.push({ name: 'go_to_url (local page) + state + screenshot', samples: navigations });
   } finally {
-    await ctx.resources.disposeAll();
+    await ctx.session.release();
     await closeSharedBrowsers();
     await server.close();
   }

@@ -17,7 +17,6 @@ import { McpSettingsSchema } from '../../src/shared/settings/mcp-settings.js';
 import { createManusMcpServer } from '../../src/main/mcp/server/manus-mcp-server.js';
 import { serveMcpOverHttp } from '../../src/main/mcp/server/serve.js';
 import { startA2aServer } from '../../src/main/a2a/a2a-server.js';
-import { SessionResources } from '../../src/main/session/resources.js';
 import { Store } from '../../src/main/store/store.js';
 import { defineTool, toolOutput, type AnyTool } from '../../src/main/tool/tool.js';
 import { sequence } from '../../tests/support/fake-llm/index.js';
@@ -107,8 +106,11 @@ const noop = defineTool({
   risk: 'read',
   execute: async (args) => toolOutput(args.text),
 }) as AnyTool;
-const resources = new SessionResources('bench', mkdtempSync(join(tmpdir(), 'manus-bench-ws-')));
-const served = await serveMcpOverHttp(() => createManusMcpServer({ tools: [noop], resources }), {
+const { session } = createToolContext({
+  sessionId: 'bench',
+  workspace: mkdtempSync(join(tmpdir(), 'manus-bench-ws-')),
+});
+const served = await serveMcpOverHttp(() => createManusMcpServer({ tools: [noop], session }), {
   port: 0,
   token: 'bench-token-0123456789',
 });

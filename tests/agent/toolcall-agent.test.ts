@@ -6,7 +6,7 @@ import { Memory } from '../../src/main/agent/memory.js';
 import { RunCancelledError } from '../../src/main/agent/errors.js';
 import { STUCK_NUDGE } from '../../src/main/agent/stuck-detector.js';
 import { createLlm } from '../../src/main/llm/client.js';
-import { SessionResources } from '../../src/main/session/resources.js';
+import { createToolContext } from '../support/tool-context.js';
 import { terminateTool } from '../../src/main/tool/terminate.js';
 import { defineTool, toolOutput, type AnyTool } from '../../src/main/tool/tool.js';
 import { sequence, startFakeLlm, type FakeLlm, type Script } from '../support/fake-llm/index.js';
@@ -52,7 +52,7 @@ function agentWith(script: Script, overrides: Partial<ToolCallAgentDeps> = {}) {
       maxAttempts: 1,
     } as never),
     emit: (event) => events.push(event),
-    resources: new SessionResources('s1', '/tmp'),
+    session: createToolContext({ sessionId: 's1', workspace: '/tmp' }).session,
     tools: () => [echoTool as AnyTool, terminateTool as AnyTool],
     maxSteps: 6,
     ...overrides,

@@ -5,7 +5,6 @@ import { connect, createServer, type AddressInfo, type Server } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { closeSharedBrowsers } from '../../src/main/browser/browser-launcher.js';
-import { browserSessionResource, provideEgressNetwork } from '../../src/main/browser/browser-resource.js';
 import { connectDirectly, resolveWithSystem, type EgressNetwork } from '../../src/main/browser/egress-network.js';
 import type { ResolvedAddress } from '../../src/main/browser/address-policy.js';
 import { htmlPage, startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
@@ -77,7 +76,7 @@ function targetUrl(path: string, host = '127.0.0.1'): string {
 /** A session with the guard on (browser.allowPrivateNetwork false) and the test network. */
 function guardedSession(): TestToolContext {
   const ctx = browserContext({ settings: { browser: { allowPrivateNetwork: false } } });
-  provideEgressNetwork(ctx.resources, testNetwork);
+  ctx.useEgressNetwork(testNetwork);
   contexts.push(ctx);
   return ctx;
 }
@@ -112,7 +111,7 @@ beforeEach(() => {
 });
 
 afterAll(async () => {
-  await Promise.all(contexts.map((ctx) => ctx.resources.disposeAll()));
+  await Promise.all(contexts.map((ctx) => ctx.session.release()));
   await closeSharedBrowsers();
   await site?.close();
   await target?.close();
@@ -333,7 +332,7 @@ describe('the browser may not reach this computer or the local network (browser.
         },
       },
     });
-    provideEgressNetwork(ctx.resources, testNetwork);
+    ctx.useEgressNetwork(testNetwork);
     contexts.push(ctx);
     const state = await actOk(ctx, { action: 'web_search', query: 'router' });
     expect(state).toContain('1. Router admin — http://192.168.1.1/admin');
@@ -345,9 +344,9 @@ describe('the browser may not reach this computer or the local network (browser.
   it('stops the guard with the session', async () => {
     const ctx = guardedSession();
     await actOk(ctx, { action: 'go_to_url', url: publicUrl('/hello') });
-    const guard = (await ctx.resources.get(browserSessionResource)).egressGuard!;
+    const guard = (await ctx.session.browser.get()).egressGuard!;
     const port = Number(new URL(guard.proxyServer).port);
-    await ctx.resources.disposeAll();
+    await ctx.session.release();
     const refused = await new Promise<boolean>((resolve) => {
       const socket = connect(port, '127.0.0.1');
       socket.once('connect', () => {
@@ -398,7 +397,7 @@ describe("through the user's proxy (browser.proxy)", () => {
     const ctx = browserContext({
       settings: { browser: { allowPrivateNetwork: false, proxy: { server, username: 'agent', password: 's3cret' } } },
     });
-    provideEgressNetwork(ctx.resources, { resolve: testNetwork.resolve });
+    ctx.useEgressNetwork({ resolve: testNetwork.resolve });
     contexts.push(ctx);
     return ctx;
   }
@@ -446,7 +445,7 @@ describe('a browser the user runs (browser.cdpUrl)', () => {
     const ctx = browserContext({
       settings: { browser: { allowPrivateNetwork: false, cdpUrl: endpoint, executablePath: undefined } },
     });
-    provideEgressNetwork(ctx.resources, testNetwork);
+    ctx.useEgressNetwork(testNetwork);
     contexts.push(ctx);
     site.route(
       '/in-user-browser',
@@ -478,6 +477,6 @@ describe('browser.allowPrivateNetwork on', () => {
     const state = await actOk(ctx, { action: 'go_to_url', url: targetUrl('/') });
     expect(state).toContain('Title: Secret');
     expect(target.connections).toBeGreaterThan(0);
-    expect((await ctx.resources.get(browserSessionResource)).egressGuard).toBeUndefined();
+    expect((await ctx.session.browser.get()).egressGuard).toBeUndefined();
   });
 });

@@ -3,7 +3,6 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeSharedBrowsers } from '../../src/main/browser/browser-launcher.js';
-import { browserSessionResource } from '../../src/main/browser/browser-resource.js';
 import {
   BrowserNotFoundError,
   findBrowserExecutable,
@@ -29,7 +28,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all(contexts.map((ctx) => ctx.resources.disposeAll()));
+  await Promise.all(contexts.map((ctx) => ctx.session.release()));
   await closeSharedBrowsers();
   await server?.close();
 });
@@ -80,7 +79,7 @@ describe('connecting over CDP', () => {
     expect(state).toContain('Title: Over CDP');
     expect(state).toContain('<button>Remote</button>');
     // letting go of a browser the user runs only disconnects from it
-    await ctx.resources.disposeAll();
+    await ctx.session.release();
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(chromium.exitCode).toBeNull();
     expect(chromium.signalCode).toBeNull();
@@ -141,7 +140,7 @@ describe('a browser that goes away', () => {
     const ctx = session({ settings: { browser: { extraArgs: ['--lang=en-GB'] } } });
     server.route('/again', { body: '<title>Again</title>' });
     await actOk(ctx, { action: 'go_to_url', url: server.url('/again') });
-    await (await ctx.resources.get(browserSessionResource)).context.browser()!.close();
+    await (await ctx.session.browser.get()).context.browser()!.close();
     const result = await act(ctx, { action: 'go_to_url', url: server.url('/again') });
     expect(result.output).toContain('The browser had closed, so a new one was started');
     expect(result.output).toContain('Title: Again');

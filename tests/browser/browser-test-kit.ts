@@ -3,7 +3,6 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright';
-import { browserSessionResource } from '../../src/main/browser/browser-resource.js';
 import type { ToolResult } from '../../src/main/tool/tool.js';
 import { browserUseTool } from '../../src/main/tool/browser-use.js';
 import { createToolContext, type TestToolContext } from '../support/tool-context.js';
@@ -72,5 +71,5 @@ export function indexOf(state: string, text: string): number {
 
 /** The page the session's browser_use actions act on, for checking what really happened in it. */
 export async function activePage(ctx: TestToolContext): Promise<Page> {
-  return (await ctx.resources.get(browserSessionResource)).activePage();
+  return (await ctx.session.browser.get()).activePage();
 }

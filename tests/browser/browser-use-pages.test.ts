@@ -92,7 +92,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await ctx?.resources.disposeAll();
+  await ctx?.session.release();
   await closeSharedBrowsers();
   await server?.close();
 });
@@ -228,10 +228,10 @@ describe('browser_use on real pages', () => {
 
   it('reports the current state for the next-step prompt without acting', async () => {
     await actOk(ctx, { action: 'go_to_url', url: server.url('/dropdown') });
-    const report = await browserStateOf(ctx.resources);
+    const report = await browserStateOf(ctx.session.browser);
     expect(report?.text).toContain(`Current URL: ${server.url('/dropdown')}`);
     expect(report?.images[0]?.mimeType).toBe('image/jpeg');
-    expect(await browserStateOf(browserContext().resources)).toBeUndefined();
+    expect(await browserStateOf(browserContext().session.browser)).toBeUndefined();
   });
 
   it('attaches a JPEG screenshot of the viewport', async () => {
@@ -255,7 +255,7 @@ function callOptions(): ExecuteCallOptions {
     workspace: ctx.workspace,
     agent: 'manus',
     tools: new ToolCollection([browserUseTool, webSearchTool] as AnyTool[]),
-    resources: ctx.resources,
+    session: ctx.session,
     emit: ctx.emit,
     signal: ctx.signal,
     gate: allowAllTools,

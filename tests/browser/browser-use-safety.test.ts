@@ -3,8 +3,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolSpec } from '../../src/main/tool/tool-collection.js';
 import { closeSharedBrowsers } from '../../src/main/browser/browser-launcher.js';
-import { browserSessionResource } from '../../src/main/browser/browser-resource.js';
-import { provideLlm } from '../../src/main/config/session-settings.js';
 import { createLlm } from '../../src/main/llm/client.js';
 import { browserUseTool } from '../../src/main/tool/browser-use.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js';
@@ -55,7 +53,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all(contexts.map((ctx) => ctx.resources.disposeAll()));
+  await Promise.all(contexts.map((ctx) => ctx.session.release()));
   await closeSharedBrowsers();
   await server?.close();
   await fakeLlm?.close();
@@ -172,7 +170,7 @@ describe('extract_content', () => {
   it('asks the session model for what the goal says, handing it the fenced Markdown', async () => {
     fakeLlm = await startFakeLlm(() => ({ text: 'Revenue in Q3: 42 million.' }));
     const ctx = session();
-    provideLlm(ctx.resources, createLlm({ provider: 'compatible', model: 'fake-model', baseUrl: fakeLlm.baseUrl }));
+    ctx.useLlm(createLlm({ provider: 'compatible', model: 'fake-model', baseUrl: fakeLlm.baseUrl }));
     await actOk(ctx, { action: 'go_to_url', url: server.url('/article') });
     const extracted = await actOk(ctx, { action: 'extract_content', goal: 'the Q3 revenue' });
     expect(extracted).toContain('Extracted from the page for the goal "the Q3 revenue"');
@@ -197,11 +195,11 @@ describe('browser sessions', () => {
     await actOk(bob, { action: 'go_to_url', url: server.url('/show-cookie') });
     expect(await (await activePage(bob)).textContent('#cookie')).toBe('no cookie');
 
-    const aliceContext = (await alice.resources.get(browserSessionResource)).context;
+    const aliceContext = (await alice.session.browser.get()).context;
     const browser = aliceContext.browser()!;
-    expect((await bob.resources.get(browserSessionResource)).context.browser()).toBe(browser);
+    expect((await bob.session.browser.get()).context.browser()).toBe(browser);
     expect(browser.contexts()).toContain(aliceContext);
-    await alice.resources.disposeAll();
+    await alice.session.release();
     expect(browser.contexts()).not.toContain(aliceContext);
   });
 

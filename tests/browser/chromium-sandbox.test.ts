@@ -62,7 +62,7 @@ describe('the sandbox in a real launch', () => {
   const ctx = browserContext({ settings: { browser: { chromiumSandbox: 'on' } } });
 
   afterAll(async () => {
-    await ctx.resources.disposeAll();
+    await ctx.session.release();
     await closeSharedBrowsers();
   });
 

@@ -45,7 +45,7 @@ beforeEach(() => {
 });
 
 afterAll(async () => {
-  await Promise.all(contexts.map((ctx) => ctx.resources.disposeAll()));
+  await Promise.all(contexts.map((ctx) => ctx.session.release()));
   await closeSharedBrowsers();
   await server?.close();
   rmSync(outside, { recursive: true, force: true });

@@ -5,7 +5,7 @@ import { LoggingMessageNotificationSchema, type Progress } from '@modelcontextpr
 import '../../src/main/flow/index.js';
 import { createManusMcpServer } from '../../src/main/mcp/server/manus-mcp-server.js';
 import { taskRunnerFor, type TaskService } from '../../src/main/mcp/server/task-service.js';
-import { SessionResources } from '../../src/main/session/resources.js';
+import { createToolContext } from '../support/tool-context.js';
 import { startCoreHarness } from '../support/core-harness.js';
 import { sequence, type Script } from '../support/fake-llm/index.js';
 import { planningScript } from '../flow/flow-script.js';
@@ -28,7 +28,7 @@ async function connectManusServer(script: Script, mode: 'agent' | 'planning' = '
   const server = createManusMcpServer({
     tools: [],
     runTask: taskRunnerFor(service),
-    resources: new SessionResources('mcp-server', harness.dataDir),
+    session: createToolContext({ sessionId: 'mcp-server', workspace: harness.dataDir }).session,
   });
   const client = new Client({ name: 'test-client', version: '1.0.0' });
   const logs: { level: string; logger?: string; data: unknown }[] = [];

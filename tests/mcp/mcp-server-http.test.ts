@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createManusMcpServer } from '../../src/main/mcp/server/manus-mcp-server.js';
 import { serveMcpOverHttp, type McpHttpServer } from '../../src/main/mcp/server/serve.js';
-import { SessionResources } from '../../src/main/session/resources.js';
+import { createToolContext } from '../support/tool-context.js';
 import { defineTool, toolOutput, type AnyTool } from '../../src/main/tool/tool.js';
 
 /** A small real tool: writes a note into the session workspace and hands back the path it wrote. */
@@ -40,8 +40,8 @@ async function connect(url: string, token: string): Promise<Client> {
 describe('manus MCP server over streamable HTTP', () => {
   it('serves the tools to the SDK client with the right token and refuses a wrong one', async () => {
     const workspace = mkdtempSync(join(tmpdir(), 'manus-mcp-ws-'));
-    const resources = new SessionResources('mcp-server-test', workspace);
-    served = await serveMcpOverHttp(() => createManusMcpServer({ tools: [noteTool], resources }), {
+    const { session } = createToolContext({ sessionId: 'mcp-server-test', workspace });
+    served = await serveMcpOverHttp(() => createManusMcpServer({ tools: [noteTool], session }), {
       port: 0,
       token: 'right-token-0123456789',
     });

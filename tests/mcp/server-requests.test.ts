@@ -60,9 +60,10 @@ async function startSession(options: {
     service: {
       humanAvailable: options.humanAvailable ?? true,
       extraTools: sessionMcp.extraTools,
-      onSessionLive: sessionMcp.onSessionLive,
-      prepareRun: async ({ resources }) => {
-        await sessionMcp.ready(resources);
+      onSessionLive: sessionMcp.open,
+      onSessionReleased: sessionMcp.close,
+      prepareRun: async ({ session }) => {
+        await sessionMcp.ready(session);
       },
     },
   });

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SessionMcp } from '../../src/main/mcp/session-mcp.js';
 import { McpSettingsSchema } from '../../src/shared/settings/mcp-settings.js';
-import { provideSettings } from '../../src/main/config/session-settings.js';
 import { AppSettingsSchema } from '../../src/shared/settings/app-settings.js';
 import { createToolContext } from '../support/tool-context.js';
 import { EVERYTHING_ENTRY } from './support/reference-servers.js';
@@ -19,8 +18,8 @@ describe('SessionMcp', () => {
     const sessionMcp = new SessionMcp(mkdtempSync(join(tmpdir(), 'manus-logs-')));
     expect(sessionMcp.extraTools(ctx.sessionId)).toEqual([]);
 
-    sessionMcp.onSessionLive(ctx.resources);
-    const manager = await sessionMcp.ready(ctx.resources);
+    sessionMcp.open(ctx.session);
+    const manager = await sessionMcp.ready(ctx.session);
     expect(manager.status('missing')?.status).toBe('failed');
     const tools = sessionMcp.extraTools(ctx.sessionId);
     expect(tools.map((tool) => tool.name)).toContain('mcp_everything_echo');
@@ -28,13 +27,13 @@ describe('SessionMcp', () => {
     expect((await echo?.execute({ message: 'from a session' }, ctx))?.output).toBe('Echo: from a session');
     expect(sessionMcp.extraTools('another-session')).toEqual([]);
 
-    provideSettings(ctx.resources, AppSettingsSchema.parse({ mcp: { servers: { missing: servers.missing } } }));
-    await sessionMcp.ready(ctx.resources);
+    ctx.useSettings(AppSettingsSchema.parse({ mcp: { servers: { missing: servers.missing } } }));
+    await sessionMcp.ready(ctx.session);
     expect(sessionMcp.extraTools(ctx.sessionId)).toEqual([]);
     expect(manager.status('everything')).toBeUndefined();
 
-    provideSettings(ctx.resources, AppSettingsSchema.parse({ mcp: { servers } }));
-    await sessionMcp.ready(ctx.resources);
+    ctx.useSettings(AppSettingsSchema.parse({ mcp: { servers } }));
+    await sessionMcp.ready(ctx.session);
     expect(sessionMcp.extraTools(ctx.sessionId).map((tool) => tool.name)).toContain('mcp_everything_echo');
 
     await sessionMcp.applySettings(
@@ -42,7 +41,7 @@ describe('SessionMcp', () => {
     );
     expect(sessionMcp.extraTools(ctx.sessionId)).toEqual([]);
 
-    await ctx.resources.disposeAll();
+    await ctx.session.release();
     expect(sessionMcp.manager(ctx.sessionId)).toBeUndefined();
   });
 });

@@ -50,7 +50,7 @@ describe('sandbox container lifecycle', () => {
     const ctx = context();
     await call(pythonExecuteTool, { code: 'open("kept.txt", "w").write("turn one")' }, ctx);
     const [first] = await containersOf(ctx.sessionId);
-    await ctx.resources.disposeAll();
+    await ctx.session.release();
     expect((await containersOf(ctx.sessionId))[0]).toEqual({ id: first?.id, state: 'exited' });
     const nextTurn = await call(pythonExecuteTool, { code: 'print(open("kept.txt").read())' }, ctx);
     expect(nextTurn.output).toContain('turn one');

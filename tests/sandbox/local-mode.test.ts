@@ -13,7 +13,7 @@ describe('sandbox mode "local" (explicit opt-in, no Docker)', () => {
     ctx = createToolContext({ settings: { sandbox: { mode: 'local' } } });
   });
   afterAll(async () => {
-    await ctx.resources.disposeAll();
+    await ctx.session.release();
   });
 
   it('runs python and bash on the host inside the workspace folder, with state kept', async () => {

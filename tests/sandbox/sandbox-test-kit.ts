@@ -4,7 +4,6 @@ import { mkdtempSync } from 'node:fs';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { z } from 'zod';
-import { provideDataDir } from '../../src/main/config/session-settings.js';
 import { dockerClient } from '../../src/main/sandbox/engine.js';
 import { prepareManagedWorkspace } from '../../src/main/sandbox/workspace-owner.js';
 import { sessionWorkspaceDir } from '../../src/main/store/data-dir.js';
@@ -37,9 +36,7 @@ export function sandboxContext(options: SettingsInput = {}): TestToolContext {
   const sessionId = options.sessionId ?? randomUUID();
   const workspace = options.workspace ?? sessionWorkspaceDir(dataDir, sessionId);
   if (!options.workspace) prepareManagedWorkspace(workspace);
-  const ctx = createToolContext({ ...options, sessionId, workspace });
-  provideDataDir(ctx.resources, dataDir);
-  return ctx;
+  return createToolContext({ ...options, sessionId, workspace, dataDir });
 }
 
 export async function closeSandbox(ctx: TestToolContext): Promise<void> {

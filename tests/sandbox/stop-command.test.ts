@@ -55,7 +55,7 @@ describe.each<Mode>(['docker', 'local'])('a command that ignores Ctrl-C (sandbox
   });
   afterAll(async () => {
     if (mode === 'docker') await closeSandbox(ctx);
-    await ctx.resources.disposeAll();
+    await ctx.session.release();
   });
 
   it('is killed with its whole process group at the timeout; the shell restarts and says its state was lost', async () => {

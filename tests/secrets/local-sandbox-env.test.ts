@@ -28,7 +28,7 @@ describe('sandbox mode "local": the agent code does not inherit the app environm
     ctx = createToolContext({ settings: { sandbox: { mode: 'local' } } });
   });
   afterAll(async () => {
-    await ctx.resources.disposeAll();
+    await ctx.session.release();
     for (const [name, value] of Object.entries(previous)) {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;

@@ -11,7 +11,7 @@ import { startWebServer } from '../../src/main/server/web-server.js';
 import { startA2aServer } from '../../src/main/a2a/a2a-server.js';
 import { createManusMcpServer } from '../../src/main/mcp/server/manus-mcp-server.js';
 import { serveMcpOverHttp } from '../../src/main/mcp/server/serve.js';
-import { SessionResources } from '../../src/main/session/resources.js';
+import { createToolContext } from '../support/tool-context.js';
 import { Store } from '../../src/main/store/store.js';
 import { sequence, type Script } from '../support/fake-llm/index.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
@@ -80,8 +80,11 @@ async function startA2a(placement: Placement = {}, script?: Script): Promise<Ser
 }
 
 async function startMcp(placement: Placement = {}): Promise<Served> {
-  const resources = new SessionResources('guard-test', mkdtempSync(join(tmpdir(), 'manus-mcp-ws-')));
-  const server = await serveMcpOverHttp(() => createManusMcpServer({ tools: [], resources }), {
+  const { session } = createToolContext({
+    sessionId: 'guard-test',
+    workspace: mkdtempSync(join(tmpdir(), 'manus-mcp-ws-')),
+  });
+  const server = await serveMcpOverHttp(() => createManusMcpServer({ tools: [], session }), {
     port: 0,
     token: TOKEN,
     ...placement,

@@ -1,6 +1,6 @@
 import type { AgentState, CoreEventInput } from '../../shared/events.js';
 import type { Llm } from '../llm/types.js';
-import type { SessionResources } from '../session/resources.js';
+import type { SessionContext } from '../tool/session-context.js';
 import { Memory } from './memory.js';
 import { isStuck, MAX_STUCK_NUDGES, STUCK_NUDGE } from './stuck-detector.js';
 import { RunCancelledError, throwIfCancelled } from './errors.js';
@@ -22,7 +22,7 @@ export interface AgentDeps {
   workspace: string;
   llm: Llm;
   emit: (event: CoreEventInput) => void;
-  resources: SessionResources;
+  session: SessionContext;
   memory?: Memory;
   maxSteps?: number;
 }

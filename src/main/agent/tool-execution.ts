@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { CoreEventInput } from '../../shared/events.js';
 import type { ToolCall } from '../../shared/chat-message.js';
 import type { ToolGate } from '../tool/tool-gate.js';
-import type { SessionResources } from '../session/resources.js';
+import type { SessionContext } from '../tool/session-context.js';
 import type { ToolCollection } from '../tool/tool-collection.js';
 import type { ToolResult } from '../tool/tool.js';
 import { clipOutput } from '../sandbox/clip-output.js';
@@ -19,7 +19,7 @@ export interface ExecuteCallOptions {
   workspace: string;
   agent: string;
   tools: ToolCollection;
-  resources: SessionResources;
+  session: SessionContext;
   emit: (event: CoreEventInput) => void;
   signal: AbortSignal;
   gate: ToolGate;
@@ -96,7 +96,7 @@ async function runCall(call: ToolCall, parsed: ParsedArguments, options: Execute
       agent: options.agent,
       signal: options.signal,
       emit: options.emit,
-      resources: options.resources,
+      session: options.session,
     });
   } catch (error) {
     if (options.signal.aborted) throw error;

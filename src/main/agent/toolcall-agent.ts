@@ -115,7 +115,7 @@ export abstract class ToolCallAgent extends ReActAgent {
             workspace: this.deps.workspace,
             agent: this.name,
             tools,
-            resources: this.deps.resources,
+            session: this.deps.session,
             emit: this.deps.emit,
             signal,
             gate: this.deps.gate ?? allowAllTools,

@@ -60,8 +60,10 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     llmFactory: createLlm,
     humanAvailable: options.humanAvailable,
     extraTools: mcp.extraTools,
-    onSessionLive: mcp.onSessionLive,
-    prepareRun: async ({ sessionId, resources, emit }) => {
+    onSessionLive: mcp.open,
+    onSessionReleased: mcp.close,
+    prepareRun: async ({ session, emit }) => {
+      const sessionId = session.sessionId;
       unparkSandbox(sessionId);
       // a broken setting does not stop the run: it runs on the default, and the person is told how to fix it
       for (const problem of readSettings(store, secrets).problems) {
@@ -73,7 +75,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
           text: describeSettingsProblem(problem),
         });
       }
-      const manager = await mcp.ready(resources);
+      const manager = await mcp.ready(session);
       for (const status of manager.statuses()) {
         if (status.status !== 'failed') continue;
         emit({

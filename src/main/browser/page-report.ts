@@ -1,8 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Image } from '../../shared/events.js';
-import type { SessionResources } from '../session/resources.js';
 import type { BrowserSession } from './browser-session.js';
-import { browserSessionResource } from './browser-resource.js';
 import { formatPageState } from './page-state.js';
 import { isAllowedLocation } from './url-policy.js';
 import { wrapUntrusted } from './untrusted-content.js';
@@ -57,8 +55,11 @@ export async function reportPage(session: BrowserSession): Promise<PageReport> {
 }
 
 /** The session's current page state for an agent's next-step prompt; undefined when the session never browsed. */
-export async function browserStateOf(resources: SessionResources): Promise<PageReport | undefined> {
-  if (!resources.has(browserSessionResource)) return undefined;
-  const session = await resources.get(browserSessionResource);
+export async function browserStateOf(browser: {
+  has(): boolean;
+  get(): Promise<BrowserSession>;
+}): Promise<PageReport | undefined> {
+  if (!browser.has()) return undefined;
+  const session = await browser.get();
   return session.alive ? reportPage(session) : undefined;
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ElicitationForm } from '../../shared/elicitation-form.js';
 import type { CoreEventInput } from '../../shared/events.js';
-import { defineResource } from '../session/resources.js';
 
 export class NobodyToAskError extends Error {
   constructor() {
@@ -88,13 +87,3 @@ export class HumanChannel {
     return [...this.pending.keys()];
   }
 }
-
-/** The session's human channel; the session service creates it before the run starts. */
-export const humanChannelKey = defineResource<HumanChannel>({
-  name: 'human',
-  create(owner) {
-    const channel = owner.resources.provision<HumanChannel>('human-channel');
-    if (!channel) throw new NobodyToAskError();
-    return channel;
-  },
-});

@@ -4,10 +4,7 @@ import type {
   ElicitRequestFormParams,
   ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { llmOf } from '../config/session-settings.js';
-import { toolGateOf } from '../tool/tool-gate.js';
-import type { SessionResources } from '../session/resources.js';
-import { humanChannelKey } from '../human/human-channel.js';
+import type { SessionContext } from '../tool/session-context.js';
 import { askElicitation, elicitationFormOf } from './elicitation.js';
 import { answerSampling } from './sampling.js';
 
@@ -21,15 +18,13 @@ export interface McpClientHost {
 }
 
 /** The host of a session: its human channel, its approval gate and its model (the one of the current turn). */
-export function sessionClientHost(resources: SessionResources): McpClientHost {
+export function sessionClientHost(session: Pick<SessionContext, 'human' | 'gate' | 'llm'>): McpClientHost {
   return {
-    elicit: async (server, params, signal) =>
-      askElicitation(await resources.get(humanChannelKey), elicitationFormOf(server, params), signal),
+    elicit: (server, params, signal) => askElicitation(session.human, elicitationFormOf(server, params), signal),
     sample: async (server, params, signal) => {
-      const gate = toolGateOf(resources);
-      const llm = llmOf(resources);
-      if (!gate || !llm) throw new Error('this session has no model to answer sampling requests yet');
-      return answerSampling(server, params, { gate, llm, human: await resources.get(humanChannelKey) }, signal);
+      const llm = session.llm();
+      if (!llm) throw new Error('this session has no model to answer sampling requests yet');
+      return answerSampling(server, params, { gate: session.gate, llm, human: session.human }, signal);
     },
   };
 }

@@ -1,13 +1,10 @@
 import type Docker from 'dockerode';
-import { dataDirOf, settingsOf } from '../config/session-settings.js';
-import { defineResource } from '../session/resources.js';
-import type { ToolContext } from '../tool/tool.js';
 import { isManagedWorkspace } from '../store/data-dir.js';
 import { SESSION_LABEL, ownerLabelOf } from './container-spec.js';
 import { DockerSandbox } from './docker-sandbox.js';
 import { chooseEngine, workspaceTransfer } from './engine-choice.js';
 import { dockerClient } from './engine.js';
-import { LOCAL_SANDBOX_WARNING, LocalSandbox } from './local-sandbox.js';
+import { LocalSandbox } from './local-sandbox.js';
 import type { Sandbox } from './sandbox.js';
 import type { SandboxSettings } from '../../shared/settings/sandbox-settings.js';
 import { removeWorkspaceVolumes, workspaceVolumeName } from './workspace-volume.js';
@@ -17,52 +14,41 @@ const liveSandboxes = new Map<string, DockerSandbox>();
 /** warm sandboxes of sessions whose turn ended, oldest idle first (a Set keeps insertion order) */
 const parkedSandboxes = new Set<DockerSandbox>();
 
-/** The session's sandbox: created at the first code tool call, kept across steps and turns. */
-export const sandboxResource = defineResource<Sandbox>({
-  name: 'sandbox',
-  create(owner) {
-    const settings = settingsOf(owner.resources).sandbox;
-    if (settings.mode === 'local') return new LocalSandbox(owner.workspace);
-    const dataDir = dataDirOf(owner.resources);
-    const engine = chooseEngine(settings.engine);
-    const docker = dockerClient(engine);
-    // an engine that cannot see the host's folders gets a copy of the workspace, kept in step after each call
-    const copy = workspaceTransfer(settings.workspace, engine) === 'copy';
-    const sandbox = new DockerSandbox({
-      docker,
-      sessionId: owner.sessionId,
-      workspace: owner.workspace,
-      settings,
-      managedWorkspace: dataDir !== undefined && isManagedWorkspace(dataDir, owner.sessionId, owner.workspace),
-      owner: dataDir ? ownerLabelOf(dataDir) : undefined,
-      engine,
-      ...(copy ? { copyToVolume: workspaceVolumeName(owner.sessionId, owner.workspace) } : {}),
-    });
-    liveSandboxes.set(owner.sessionId, sandbox);
-    return sandbox;
-  },
-  async dispose(sandbox) {
-    if (sandbox instanceof DockerSandbox) parkedSandboxes.delete(sandbox);
-    await sandbox.dispose();
-  },
-});
+export interface SessionSandboxOptions {
+  sessionId: string;
+  /** host path of the session workspace */
+  workspace: string;
+  settings: SandboxSettings;
+  /** the data folder the session belongs to: its containers carry the folder's owner label */
+  dataDir?: string;
+}
 
-const LOCAL_WARNED = 'sandbox.localWarned';
-
-/** The sandbox for a tool call; in local mode the first use warns the session that nothing is isolated. */
-export async function sandboxFor(ctx: ToolContext): Promise<Sandbox> {
-  const sandbox = await ctx.resources.get(sandboxResource);
-  if (sandbox.kind === 'local' && !ctx.resources.provision<boolean>(LOCAL_WARNED)) {
-    ctx.resources.provide(LOCAL_WARNED, true);
-    ctx.emit({
-      type: 'notice',
-      sessionId: ctx.sessionId,
-      level: 'warning',
-      code: 'local_sandbox',
-      text: LOCAL_SANDBOX_WARNING,
-    });
-  }
+/** The session's sandbox (created at its first code tool call, kept across steps and turns). */
+export function createSessionSandbox(options: SessionSandboxOptions): Sandbox {
+  const { sessionId, workspace, settings, dataDir } = options;
+  if (settings.mode === 'local') return new LocalSandbox(workspace);
+  const engine = chooseEngine(settings.engine);
+  const docker = dockerClient(engine);
+  // an engine that cannot see the host's folders gets a copy of the workspace, kept in step after each call
+  const copy = workspaceTransfer(settings.workspace, engine) === 'copy';
+  const sandbox = new DockerSandbox({
+    docker,
+    sessionId,
+    workspace,
+    settings,
+    managedWorkspace: dataDir !== undefined && isManagedWorkspace(dataDir, sessionId, workspace),
+    owner: dataDir ? ownerLabelOf(dataDir) : undefined,
+    engine,
+    ...(copy ? { copyToVolume: workspaceVolumeName(sessionId, workspace) } : {}),
+  });
+  liveSandboxes.set(sessionId, sandbox);
   return sandbox;
+}
+
+/** The session is released: its sandbox stops being idle-parked and is disposed (a docker one stops, kept for resume). */
+export async function closeSessionSandbox(sandbox: Sandbox): Promise<void> {
+  if (sandbox instanceof DockerSandbox) parkedSandboxes.delete(sandbox);
+  await sandbox.dispose();
 }
 
 /** The client of the engine the settings choose, for cleanup: settings or an engine that cannot be read fall back to the default. */

@@ -3,7 +3,7 @@ import type { AppSettings } from '../../shared/settings/app-settings.js';
 import type { Llm } from '../llm/types.js';
 import type { SessionStore } from '../store/store-api.js';
 import type { ToolCallAgent } from '../agent/toolcall-agent.js';
-import type { SessionResources } from './resources.js';
+import type { SessionContext } from '../tool/session-context.js';
 
 export interface StartTaskRequest {
   task: string;
@@ -37,7 +37,8 @@ export interface RunContext {
   emit: (event: CoreEventInput) => void;
   signal: AbortSignal;
   settings: AppSettings;
-  resources: SessionResources;
+  /** the session's parts (sandbox, browser, human channel...), the same for every turn */
+  sessionContext: SessionContext;
   llm: Llm;
   /** an agent of this session, with its memory loaded from the store and persisted as it grows */
   createAgent(name: string, options?: { maxSteps?: number; memoryKey?: string }): ToolCallAgent;

@@ -5,9 +5,9 @@ import type { CoreEvent, CoreEventInput, SessionInfo, SessionMode, UsageTotals }
 import { createAgent } from '../agent/agent-factory.js';
 import { RunCancelledError } from '../agent/errors.js';
 import { Memory } from '../agent/memory.js';
-import { provideDataDir, provideLlm, provideSettings } from '../config/session-settings.js';
 import type { AppSettings } from '../../shared/settings/app-settings.js';
 import type { LlmConfig } from '../../shared/settings/llm-config.js';
+import type { EgressNetwork } from '../browser/egress-network.js';
 import { EventBus, type EventListener } from '../events/event-bus.js';
 import type { Llm } from '../llm/types.js';
 import type { SessionStore } from '../store/store-api.js';
@@ -16,13 +16,14 @@ import { prepareManagedWorkspace } from '../sandbox/workspace-owner.js';
 import { SecretRedactor } from '../store/redact.js';
 import { collectSecrets } from '../store/settings-secrets.js';
 import { createApprovalGate } from '../approval/approval-gate.js';
-import { provideToolGate, type ToolGate } from '../tool/tool-gate.js';
+import type { ToolGate } from '../tool/tool-gate.js';
+import type { SessionContext } from '../tool/session-context.js';
 import type { AnyTool } from '../tool/tool.js';
 import { runAgentMode } from './agent-mode.js';
 import { HumanChannel } from '../human/human-channel.js';
 import { resolveLlmConfig } from './llm-resolution.js';
 import type { ModeRunner, RunContext, RunResult, StartTaskRequest } from './mode-runner.js';
-import { SessionResources } from './resources.js';
+import { createLiveSessionContext, type LiveSessionContext } from './live-session-context.js';
 import { withSessionHooks } from './session-llm.js';
 import { describeError } from './run-errors.js';
 import { claimRun, clearRunning, recoverDeadRuns } from './run-markers.js';
@@ -44,20 +45,23 @@ export interface SessionServiceOptions {
   humanAvailable?: boolean;
   /** tools that come and go at run time, such as MCP servers' tools */
   extraTools?: (sessionId: string) => AnyTool[];
+  /** a resolver or connector for sessions' browser egress guards instead of the system's (tests give names addresses) */
+  egressNetwork?: Partial<EgressNetwork>;
   /** the person chose "always allow" for a tool in an approval prompt: save it in the settings */
   rememberAlwaysAllow?: (toolName: string) => void;
   /** per-session setup when a session becomes live (e.g. start MCP connections) */
-  onSessionLive?: (resources: SessionResources) => void;
+  onSessionLive?: (session: SessionContext) => void;
+  /** per-session teardown when a live session is released (e.g. close its MCP connections) */
+  onSessionReleased?: (sessionId: string) => Promise<void>;
   /** awaited before each turn runs (e.g. MCP servers connected or failed); may emit notices */
-  prepareRun?: (run: {
-    sessionId: string;
-    resources: SessionResources;
-    emit: (event: CoreEventInput) => void;
-  }) => Promise<void>;
+  prepareRun?: (run: { session: SessionContext; emit: (event: CoreEventInput) => void }) => Promise<void>;
 }
 
 interface LiveSession {
-  resources: SessionResources;
+  context: LiveSessionContext;
+  /** the settings and model of the current turn, which the context hands out */
+  settings: AppSettings;
+  llm?: Llm;
   human: HumanChannel;
   gate: ToolGate;
   usage: UsageTotals;
@@ -177,7 +181,7 @@ export class SessionService {
     if (!live) return;
     await this.cancel(sessionId);
     this.live.delete(sessionId);
-    await live.resources.disposeAll();
+    await Promise.all([live.context.release(), this.options.onSessionReleased?.(sessionId)]);
   }
 
   async close(): Promise<void> {
@@ -212,22 +216,34 @@ export class SessionService {
     this.redactor.remember(collectSecrets(settings));
     let live = this.live.get(session.id);
     if (!live) {
-      const resources = new SessionResources(session.id, session.workspace);
       const human = new HumanChannel(session.id, this.emit, this.options.humanAvailable ?? false);
-      resources.provide('human-channel', human);
       const gate = createApprovalGate({
         settings: () => this.options.settings(),
         human,
         rememberAlwaysAllow: this.options.rememberAlwaysAllow,
       });
-      provideToolGate(resources, gate);
-      live = { resources, human, gate, usage: { ...session.usage } };
+      const created: LiveSession = {
+        context: createLiveSessionContext({
+          sessionId: session.id,
+          workspace: session.workspace,
+          dataDir: this.options.dataDir,
+          settings: () => created.settings,
+          llm: () => created.llm,
+          human,
+          gate,
+          emit: this.emit,
+          ...(this.options.egressNetwork ? { egressNetwork: this.options.egressNetwork } : {}),
+        }),
+        settings,
+        human,
+        gate,
+        usage: { ...session.usage },
+      };
+      live = created;
       this.live.set(session.id, live);
-      provideSettings(resources, settings);
-      provideDataDir(resources, this.options.dataDir);
-      this.options.onSessionLive?.(resources);
+      this.options.onSessionLive?.(live.context);
     }
-    provideSettings(live.resources, settings);
+    live.settings = settings;
     return live;
   }
 
@@ -242,7 +258,7 @@ export class SessionService {
     const abort = new AbortController();
     live.abort = abort;
     const llm = this.sessionLlm(session.id, live, llmConfig);
-    provideLlm(live.resources, llm);
+    live.llm = llm;
     const context: RunContext = {
       session,
       request,
@@ -251,7 +267,7 @@ export class SessionService {
       emit: this.emit,
       signal: abort.signal,
       settings,
-      resources: live.resources,
+      sessionContext: live.context,
       llm,
       createAgent: (name, options = {}) => {
         const memoryKey = options.memoryKey ?? name;
@@ -263,7 +279,7 @@ export class SessionService {
           workspace: session.workspace,
           llm,
           emit: this.emit,
-          resources: live.resources,
+          session: live.context,
           memory,
           settings: settings.agent,
           sandboxed: settings.sandbox.mode === 'docker',
@@ -276,7 +292,7 @@ export class SessionService {
     const runner = modeRunners.get(request.mode ?? 'agent');
     const running = (async (): Promise<RunResult> => {
       if (!runner) throw new Error(`The ${request.mode} mode is not available in this build.`);
-      await this.options.prepareRun?.({ sessionId: session.id, resources: live.resources, emit: this.emit });
+      await this.options.prepareRun?.({ session: live.context, emit: this.emit });
       return { sessionId: session.id, ...(await runner(context)) };
     })().then(
       (result) => this.settle(session.id, result),

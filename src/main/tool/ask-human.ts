@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { humanChannelKey } from '../human/human-channel.js';
-import { defineTool, toolError, toolOutput } from './tool.js';
+import { defineTool, toolError, toolOutput, type ToolContext } from './tool.js';
 
 export const askHumanTool = defineTool({
   name: 'ask_human',
@@ -8,10 +7,9 @@ export const askHumanTool = defineTool({
     'Ask the person a question and wait for the answer. Use it only when you cannot go on without their input (a choice, a missing detail, a login).',
   parameters: z.object({ inquire: z.string().min(1).describe('the question to ask') }),
   risk: 'read',
-  async execute({ inquire }, ctx) {
+  async execute({ inquire }, ctx: ToolContext<'human'>) {
     try {
-      const channel = await ctx.resources.get(humanChannelKey);
-      const answer = await channel.ask({ kind: 'question', question: inquire, signal: ctx.signal });
+      const answer = await ctx.session.human.ask({ kind: 'question', question: inquire, signal: ctx.signal });
       return toolOutput(answer);
     } catch (error) {
       if (ctx.signal.aborted) throw error;

@@ -1,12 +1,10 @@
 import { z } from 'zod';
-import { settingsOf } from '../config/session-settings.js';
 import type { BashShell, ShellTurn, ShellWaitOptions } from '../sandbox/bash-shell.js';
 import { clipBetween } from '../sandbox/clip-output.js';
 import { SandboxUnavailableError, errorText } from '../sandbox/engine.js';
-import { sandboxFor } from '../sandbox/session-sandbox.js';
-import { toolProgress } from '../sandbox/tool-progress.js';
+import { toolProgress } from './tool-progress.js';
 import type { QuotaNotice } from '../sandbox/workspace-quota.js';
-import { defineTool, toolError, toolOutput, type ToolResult } from './tool.js';
+import { defineTool, toolError, toolOutput, type ToolContext, type ToolResult } from './tool.js';
 
 export const BashParameters = z.object({
   command: z
@@ -52,11 +50,11 @@ export const bashTool = defineTool({
     'keep waiting, input to answer it, or ctrl_c to stop it. Avoid interactive full-screen programs.',
   parameters: BashParameters,
   risk: 'execute',
-  async execute(args, ctx) {
+  async execute(args, ctx: ToolContext<'settings' | 'sandbox'>) {
     if (args.command === undefined && args.input === undefined && !args.ctrl_c && args.wait_seconds === undefined) {
       return toolError('Give a command to run, or input / ctrl_c / wait_seconds for the command that is running.');
     }
-    const settings = settingsOf(ctx);
+    const settings = ctx.session.settings();
     const progress = toolProgress(ctx, 'bash', args);
     const waitOptions: ShellWaitOptions = {
       idleMs: settings.sandbox.bashIdleSeconds * 1000,
@@ -66,7 +64,7 @@ export const bashTool = defineTool({
     };
     let sandbox;
     try {
-      sandbox = await sandboxFor(ctx);
+      sandbox = await ctx.session.sandbox.get();
     } catch (error) {
       return toolError(errorText(error));
     }

@@ -1,6 +1,4 @@
 import { defineTool, emitToolProgress, toolError, toolOutput, type ToolContext, type ToolResult } from './tool.js';
-import { llmOf, settingsOf } from '../config/session-settings.js';
-import { browserSessionResource } from '../browser/browser-resource.js';
 import type { BrowserSession } from '../browser/browser-session.js';
 import {
   BrowserActionSchema,
@@ -33,7 +31,7 @@ function withRestartNote(result: ToolResult): ToolResult {
   return { ...result, ...noted, system: RESTART_NOTE };
 }
 
-function emitProgress(ctx: ToolContext, args: BrowserUseParameters, progress: string): void {
+function emitProgress(ctx: ToolContext<never>, args: BrowserUseParameters, progress: string): void {
   emitToolProgress(ctx, 'browser_use', args, progress);
 }
 
@@ -48,11 +46,11 @@ function unlessCancelled<T>(promise: Promise<T>, signal: AbortSignal): Promise<T
 }
 
 /** The session's browser context; a dead one (crashed or closed browser) is replaced by a fresh one. */
-async function liveSession(ctx: ToolContext): Promise<{ session: BrowserSession; restarted: boolean }> {
-  const current = await ctx.resources.get(browserSessionResource);
+async function liveSession(ctx: ToolContext<'browser'>): Promise<{ session: BrowserSession; restarted: boolean }> {
+  const current = await ctx.session.browser.get();
   if (current.alive) return { session: current, restarted: false };
-  await ctx.resources.forget(browserSessionResource);
-  return { session: await ctx.resources.get(browserSessionResource), restarted: true };
+  await ctx.session.browser.reset();
+  return { session: await ctx.session.browser.get(), restarted: true };
 }
 
 /** The message, followed by the requests the egress guard refused since the last action (redirects, page scripts). */
@@ -81,9 +79,9 @@ export const browserUseTool = defineTool({
   risk: 'network',
   // opening an address (or a search result) reaches a new site; acting on the open page does not
   riskOf: (args) => (['go_to_url', 'open_tab', 'web_search'].includes(args.action) ? 'network' : 'read'),
-  async execute(args, ctx) {
+  async execute(args, ctx: ToolContext<'settings' | 'llm' | 'browser'>) {
     const action = BrowserActionSchema.parse(args);
-    if (!ctx.resources.has(browserSessionResource)) emitProgress(ctx, args, 'Starting the browser');
+    if (!ctx.session.browser.has()) emitProgress(ctx, args, 'Starting the browser');
     let session: BrowserSession;
     let restarted: boolean;
     try {
@@ -92,11 +90,11 @@ export const browserUseTool = defineTool({
       if (ctx.signal.aborted) return toolError('Cancelled before the browser started.');
       return toolError(`The browser is not available: ${readableError(error)}`);
     }
-    const settings = settingsOf(ctx);
+    const settings = ctx.session.settings();
     const env = {
       session,
       settings,
-      llm: llmOf(ctx),
+      llm: ctx.session.llm(),
       signal: ctx.signal,
       onProgress: (text: string) => emitProgress(ctx, args, text),
     };

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { llmOf } from '../config/session-settings.js';
-import { defineTool, toolError, toolOutput } from './tool.js';
+import { defineTool, toolError, toolOutput, type ToolContext } from './tool.js';
 
 /** Lets an agent hand a self-contained writing job (a summary, a draft) to the model in one call. */
 export const createChatCompletionTool = defineTool({
@@ -11,8 +10,8 @@ export const createChatCompletionTool = defineTool({
     instruction: z.string().min(1).describe('what to write, with everything needed to write it'),
   }),
   risk: 'read',
-  async execute({ instruction }, ctx) {
-    const llm = llmOf(ctx);
+  async execute({ instruction }, ctx: ToolContext<'llm'>) {
+    const llm = ctx.session.llm();
     if (!llm) return toolError('No language model is configured for this session.');
     try {
       const reply = await llm.ask([{ role: 'user', content: instruction }], { signal: ctx.signal, stream: false });

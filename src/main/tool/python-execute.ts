@@ -1,13 +1,11 @@
 import { z } from 'zod';
 import type { Image } from '../../shared/events.js';
-import { settingsOf } from '../config/session-settings.js';
 import { clipBetween } from '../sandbox/clip-output.js';
 import { SandboxUnavailableError, errorText } from '../sandbox/engine.js';
 import type { PythonRunResult } from '../sandbox/python-repl.js';
-import { sandboxFor } from '../sandbox/session-sandbox.js';
-import { toolProgress } from '../sandbox/tool-progress.js';
+import { toolProgress } from './tool-progress.js';
 import type { QuotaNotice } from '../sandbox/workspace-quota.js';
-import { defineTool, toolError, toolOutput, type ToolResult } from './tool.js';
+import { defineTool, toolError, toolOutput, type ToolContext, type ToolResult } from './tool.js';
 
 export const PythonExecuteParameters = z.object({
   code: z
@@ -25,13 +23,13 @@ export const pythonExecuteTool = defineTool({
     '/workspace/figures. The working directory is /workspace, which the user sees.',
   parameters: PythonExecuteParameters,
   risk: 'execute',
-  async execute(args, ctx) {
-    const settings = settingsOf(ctx);
+  async execute(args, ctx: ToolContext<'settings' | 'sandbox'>) {
+    const settings = ctx.session.settings();
     const timeoutMs = (args.timeout ?? settings.sandbox.pythonTimeoutSeconds) * 1000;
     const progress = toolProgress(ctx, 'python_execute', args);
     let sandbox;
     try {
-      sandbox = await sandboxFor(ctx);
+      sandbox = await ctx.session.sandbox.get();
     } catch (error) {
       return toolError(errorText(error));
     }

@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import { settingsOf } from '../config/session-settings.js';
 import { clipOutput } from '../sandbox/clip-output.js';
 import { errorText } from '../sandbox/engine.js';
-import { defineResource } from '../session/resources.js';
 import { WorkspacePathError } from '../workspace/workspace-path-error.js';
 import { WorkspaceRoot, type OpenedFile, type WorkspaceTarget } from '../workspace/workspace-root.js';
 import { walkTree } from '../workspace/workspace-tree.js';
-import { defineTool, toolError, toolOutput, type ToolResult } from './tool.js';
+import type { EditHistory } from './session-context.js';
+import { defineTool, toolError, toolOutput, type ToolContext, type ToolResult } from './tool.js';
 
 /** lines of context shown around an edit */
 const SNIPPET_LINES = 4;
@@ -38,13 +37,6 @@ export const StrReplaceEditorParameters = z.object({
 });
 type EditorArgs = z.infer<typeof StrReplaceEditorParameters>;
 
-/** previous contents per path relative to the workspace, newest last; undefined: the file did not exist */
-type EditHistory = Map<string, (string | undefined)[]>;
-const editHistoryResource = defineResource<EditHistory>({
-  name: 'str_replace_editor.history',
-  create: () => new Map(),
-});
-
 class EditorError extends Error {}
 
 /** fatal: invalid UTF-8 is refused, never replaced by U+FFFD; ignoreBOM: a byte-order mark is kept as text */
@@ -59,10 +51,10 @@ export const strReplaceEditorTool = defineTool({
   parameters: StrReplaceEditorParameters,
   risk: 'write',
   riskOf: (args) => (args.command === 'view' ? 'read' : 'write'),
-  async execute(args, ctx) {
+  async execute(args, ctx: ToolContext<'settings' | 'edits'>) {
     try {
-      const settings = settingsOf(ctx);
-      const history = await ctx.resources.get(editHistoryResource);
+      const settings = ctx.session.settings();
+      const history = ctx.session.edits;
       return WorkspaceRoot.with(
         ctx.workspace,
         (root) => {

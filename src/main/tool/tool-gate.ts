@@ -1,4 +1,3 @@
-import type { SessionResources } from '../session/resources.js';
 import type { AnyTool } from './tool.js';
 
 export type ToolGateDecision = { allowed: true } | { allowed: false; reason: string };
@@ -17,14 +16,3 @@ export interface ToolGateRequest {
 export type ToolGate = (request: ToolGateRequest) => Promise<ToolGateDecision>;
 
 export const allowAllTools: ToolGate = async () => ({ allowed: true });
-
-const TOOL_GATE_PROVISION = 'tool-gate';
-
-/** The session's gate, for actions that do not go through the agent's tool loop (MCP sampling). */
-export function provideToolGate(resources: SessionResources, gate: ToolGate): void {
-  resources.provide(TOOL_GATE_PROVISION, gate);
-}
-
-export function toolGateOf(resources: SessionResources): ToolGate | undefined {
-  return resources.provision<ToolGate>(TOOL_GATE_PROVISION);
-}

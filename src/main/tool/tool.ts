@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CoreEventInput, Image } from '../../shared/events.js';
-import type { SessionResources } from '../session/resources.js';
+import type { SessionContext } from './session-context.js';
 
 /** What a tool hands back; failures are results the model can read, not exceptions. */
 export interface ToolResult {
@@ -14,7 +14,8 @@ export interface ToolResult {
 /** How much a tool can change: drives the approval policy. */
 export type ToolRisk = 'read' | 'write' | 'execute' | 'network';
 
-export interface ToolContext {
+/** One call of a tool: who asked, how to report, how to stop, and the parts of the session (`Uses`) it may use. */
+export interface ToolContext<Uses extends keyof SessionContext = keyof SessionContext> {
   sessionId: string;
   /** host path of the session workspace */
   workspace: string;
@@ -24,8 +25,7 @@ export interface ToolContext {
   agent: string;
   signal: AbortSignal;
   emit: (event: CoreEventInput) => void;
-  /** lazily created per-session resources: sandbox, browser, LLM, human... */
-  resources: SessionResources;
+  session: Pick<SessionContext, Uses>;
 }
 
 export interface Tool<P extends z.ZodType = z.ZodType> {
@@ -55,7 +55,7 @@ export function toolError(error: string, extra: Omit<ToolResult, 'error'> = {}):
 }
 
 /** A running call's partial output or a step it is on, shown on its card while it works. */
-export function emitToolProgress(ctx: ToolContext, name: string, args: unknown, progress: string): void {
+export function emitToolProgress(ctx: ToolContext<never>, name: string, args: unknown, progress: string): void {
   ctx.emit({
     type: 'tool',
     sessionId: ctx.sessionId,

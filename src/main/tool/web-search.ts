@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { defineTool, toolError, toolOutput, type ToolContext } from './tool.js';
-import { settingsOf } from '../config/session-settings.js';
 import { wrapUntrusted } from '../browser/untrusted-content.js';
 import { AllEnginesFailedError, searchWeb } from '../search/search-runner.js';
 import { fetchPageText } from '../search/page-content.js';
@@ -28,7 +27,7 @@ function formatResults(results: SearchResult[]): string {
     .join('\n\n');
 }
 
-function emitProgress(ctx: ToolContext, args: WebSearchParameters, progress: string): void {
+function emitProgress(ctx: ToolContext<never>, args: WebSearchParameters, progress: string): void {
   ctx.emit({
     type: 'tool',
     sessionId: ctx.sessionId,
@@ -49,8 +48,8 @@ export const webSearchTool = defineTool({
   parameters: WebSearchParametersSchema,
   // a query to the configured engine: nothing is changed and no new site is opened
   risk: 'read',
-  async execute(args, ctx) {
-    const settings = settingsOf(ctx).search;
+  async execute(args, ctx: ToolContext<'settings'>) {
+    const settings = ctx.session.settings().search;
     try {
       const outcome = await searchWeb(
         {

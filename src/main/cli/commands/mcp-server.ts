@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
-import { SessionResources } from '../../session/resources.js';
-import { provideDataDir, provideSettings } from '../../config/session-settings.js';
-import { removeSessionSandbox, sandboxResource } from '../../sandbox/session-sandbox.js';
+import { HumanChannel } from '../../human/human-channel.js';
+import { removeSessionSandbox } from '../../sandbox/session-sandbox.js';
+import { createLiveSessionContext } from '../../session/live-session-context.js';
+import { allowAllTools } from '../../tool/tool-gate.js';
 import { prepareManagedWorkspace } from '../../sandbox/workspace-owner.js';
 import type { AppSettings } from '../../../shared/settings/app-settings.js';
 import { sessionWorkspaceDir } from '../../store/data-dir.js';
@@ -58,12 +59,21 @@ export function mcpServerCommand(deps: McpServerDeps): Command {
         const workspace = options.workspace ? resolve(options.workspace) : sessionWorkspaceDir(data.dataDir, id);
         if (options.workspace) mkdirSync(workspace, { recursive: true });
         else prepareManagedWorkspace(workspace);
-        const resources = new SessionResources(id, workspace);
-        provideSettings(resources, settings);
-        provideDataDir(resources, data.dataDir);
+        // the client is the one asking: no person to ask, no approval prompt, no model of ours
+        const dropEvent = () => undefined;
+        const session = createLiveSessionContext({
+          sessionId: id,
+          workspace,
+          dataDir: data.dataDir,
+          settings: () => settings,
+          llm: () => undefined,
+          human: new HumanChannel(id, dropEvent, false),
+          gate: allowAllTools,
+          emit: dropEvent,
+        });
         const service = deps.createTaskService(data);
         const createServer = () =>
-          createManusMcpServer({ tools: deps.serverTools(), runTask: taskRunnerFor(service), resources });
+          createManusMcpServer({ tools: deps.serverTools(), runTask: taskRunnerFor(service), session });
         try {
           if (!httpAccess) {
             // stdout carries the protocol: a stray log line from any library would break the client
@@ -100,8 +110,8 @@ export function mcpServerCommand(deps: McpServerDeps): Command {
         } finally {
           await service.close();
           // the served tools' session ends with this process: its container goes too instead of staying behind stopped
-          if (resources.has(sandboxResource)) await removeSessionSandbox(id);
-          await resources.disposeAll();
+          if (session.sandbox.has()) await removeSessionSandbox(id);
+          await session.release();
         }
       });
     });

@@ -11,7 +11,7 @@ import {
   type Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CoreEventInput } from '../../../shared/events.js';
-import type { SessionResources } from '../../session/resources.js';
+import type { SessionContext } from '../../tool/session-context.js';
 import type { AnyTool, ToolResult } from '../../tool/tool.js';
 
 export const RUN_TASK_TOOL = 'run_task';
@@ -39,7 +39,7 @@ export interface ManusMcpServerOptions {
   /** offers `run_task` when given */
   runTask?: TaskRunner;
   /** the per-process session the tools run in (sandbox, browser, workspace) */
-  resources: SessionResources;
+  session: SessionContext;
   /** where the tools' events go (they have no session view here; default: dropped) */
   emit?: (event: CoreEventInput) => void;
 }
@@ -111,8 +111,8 @@ export function createManusMcpServer(options: ManusMcpServerOptions): Server {
     const parsed = tool.parameters.safeParse(args);
     if (!parsed.success) return errorResult(`Invalid arguments for ${name}: ${z.prettifyError(parsed.error)}`);
     const result = await tool.execute(parsed.data, {
-      sessionId: options.resources.sessionId,
-      workspace: options.resources.workspace,
+      sessionId: options.session.sessionId,
+      workspace: options.session.workspace,
       callId: randomUUID(),
       agent: 'mcp-client',
       signal: extra.signal,
@@ -120,7 +120,7 @@ export function createManusMcpServer(options: ManusMcpServerOptions): Server {
         if (event.type === 'tool' && event.progress) onProgress(event.progress);
         options.emit?.(event);
       },
-      resources: options.resources,
+      session: options.session,
     });
     return toCallToolResult(result);
   });

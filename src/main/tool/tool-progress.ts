@@ -1,4 +1,4 @@
-import { emitToolProgress, type ToolContext } from '../tool/tool.js';
+import { emitToolProgress, type ToolContext } from './tool.js';
 
 /** progress events are batched so a chatty loop does not flood the event log */
 const PROGRESS_INTERVAL_MS = 500;
@@ -10,7 +10,7 @@ export interface ToolProgress {
 }
 
 /** Streams a running call's partial output as `tool` events with status `calling`; a quick call sends none. */
-export function toolProgress(ctx: ToolContext, name: string, args: unknown): ToolProgress {
+export function toolProgress(ctx: ToolContext<never>, name: string, args: unknown): ToolProgress {
   let pending = '';
   let timer: NodeJS.Timeout | undefined;
   const flush = (): void => {

@@ -1,0 +1,66 @@
+import type { CoreEventInput } from '../../shared/events.js';
+import type { AppSettings } from '../../shared/settings/app-settings.js';
+import type { EgressNetwork } from '../browser/egress-network.js';
+import { openSessionBrowser } from '../browser/session-browser.js';
+import type { HumanChannel } from '../human/human-channel.js';
+import type { Llm } from '../llm/types.js';
+import { LOCAL_SANDBOX_WARNING } from '../sandbox/local-sandbox.js';
+import { closeSessionSandbox, createSessionSandbox } from '../sandbox/session-sandbox.js';
+import type { SessionContext } from '../tool/session-context.js';
+import type { ToolGate } from '../tool/tool-gate.js';
+import { lazyPart } from './lazy-part.js';
+
+export interface LiveSessionContextOptions {
+  sessionId: string;
+  workspace: string;
+  /** the data folder the session belongs to (its containers are labelled with it) */
+  dataDir?: string;
+  settings: () => AppSettings;
+  llm: () => Llm | undefined;
+  human: HumanChannel;
+  gate: ToolGate;
+  emit: (event: CoreEventInput) => void;
+  /** a resolver or connector for the browser's egress guard instead of the system's (tests give names addresses) */
+  egressNetwork?: Partial<EgressNetwork>;
+}
+
+/** A session's context as the session service holds it: released (sandbox, browser closed) with the session. */
+export interface LiveSessionContext extends SessionContext {
+  release(): Promise<void>;
+}
+
+/** Builds a session's context; its sandbox and browser are made at their first use, with the settings of that turn. */
+export function createLiveSessionContext(options: LiveSessionContextOptions): LiveSessionContext {
+  const { sessionId, workspace, dataDir, emit } = options;
+  const sandbox = lazyPart(() => {
+    const created = createSessionSandbox({ sessionId, workspace, settings: options.settings().sandbox, dataDir });
+    // nothing is isolated in local mode: the session is told once, when its first code runs
+    if (created.kind === 'local') {
+      emit({ type: 'notice', sessionId, level: 'warning', code: 'local_sandbox', text: LOCAL_SANDBOX_WARNING });
+    }
+    return created;
+  }, closeSessionSandbox);
+  const browser = lazyPart(
+    () =>
+      openSessionBrowser({
+        settings: options.settings().browser,
+        workspace,
+        ...(options.egressNetwork ? { egressNetwork: options.egressNetwork } : {}),
+      }),
+    (session) => session.close(),
+  );
+  return {
+    sessionId,
+    workspace,
+    settings: options.settings,
+    llm: options.llm,
+    sandbox,
+    browser,
+    human: options.human,
+    gate: options.gate,
+    edits: new Map(),
+    release: async () => {
+      await Promise.all([browser.close(), sandbox.close()]);
+    },
+  };
+}
