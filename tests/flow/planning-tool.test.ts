@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { openStore, type Store } from '../../src/main/store/store.js';
 import { appliedVersions } from '../../src/main/store/database.js';
 import { PlanningParameters, planningTool } from '../../src/main/flow/planning-tool.js';
-import { agentNames } from '../../src/main/agent/agent-factory.js';
+import { agentNames } from '../../src/main/agent/agent-catalog.js';
 import { createToolContext, type TestToolContext } from '../support/tool-context.js';
 // registers the specialised agents that [TAG]s name
 import '../../src/main/flow/index.js';

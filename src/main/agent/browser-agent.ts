@@ -1,5 +1,5 @@
 import { pickTools } from '../tool/builtin-tools.js';
-import { registerAgent } from './agent-factory.js';
+import { registerAgent } from './agent-catalog.js';
 import { BROWSER_NEXT_STEP_PROMPT, browserSystemPrompt } from './prompts/browser-prompt.js';
 import { ToolCallAgent, type ToolCallAgentDeps } from './toolcall-agent.js';
 

@@ -1,5 +1,5 @@
 import { pickTools } from '../tool/builtin-tools.js';
-import { registerAgent } from './agent-factory.js';
+import { registerAgent } from './agent-catalog.js';
 import { DATA_ANALYSIS_NEXT_STEP_PROMPT, dataAnalysisSystemPrompt } from './prompts/data-analysis-prompt.js';
 import { ToolCallAgent, type ToolCallAgentDeps } from './toolcall-agent.js';
 

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Image, SessionStatus } from '../../shared/events.js';
 import { RunCancelledError } from '../agent/errors.js';
 import type { ToolCallAgent } from '../agent/toolcall-agent.js';
-import type { RunContext } from '../session/mode-runner.js';
+import type { RunContext } from './mode-runner.js';
 import { type Plan, type PlanStore } from '../store/plan-store.js';
-import { agentNames } from '../agent/agent-factory.js';
+import { agentNames } from '../agent/agent-catalog.js';
 import { planSnapshot } from './plan-text.js';
 
 export const PRIMARY_AGENT = 'manus';

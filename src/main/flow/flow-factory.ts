@@ -1,4 +1,4 @@
-import type { RunContext } from '../session/mode-runner.js';
+import type { RunContext } from './mode-runner.js';
 import type { BaseFlow, FlowOptions } from './base-flow.js';
 import { PlanActFlow } from './plan-act-flow.js';
 import { PlanningFlow } from './planning-flow.js';

@@ -1,5 +1,5 @@
-import { agentNames } from '../agent/agent-factory.js';
-import type { ModeRunner, RunContext } from '../session/mode-runner.js';
+import { agentNames } from '../agent/agent-catalog.js';
+import type { ModeRunner, RunContext } from './mode-runner.js';
 import { DEFAULT_FLOW_STEP_LIMIT, DEFAULT_FLOW_TIMEOUT_MS, PRIMARY_AGENT, type FlowOptions } from './base-flow.js';
 import { UnknownAgentError } from './flow-errors.js';
 import { FlowFactory, type FlowType } from './flow-factory.js';

@@ -1,5 +1,5 @@
 import { describeError } from '../session/run-errors.js';
-import type { RunContext } from '../session/mode-runner.js';
+import type { RunContext } from './mode-runner.js';
 import type { Plan } from '../store/plan-store.js';
 import { SUMMARY_SYSTEM_PROMPT, summaryPrompt } from './flow-prompts.js';
 import { planText } from './plan-text.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CoreEvent, CoreEventInput, SessionInfo, SessionMode, UsageTotals } from '../../shared/events.js';
-import { createAgent } from '../agent/agent-factory.js';
+import { createAgent } from '../agent/agent-catalog.js';
 import { RunCancelledError } from '../agent/errors.js';
 import { Memory } from '../agent/memory.js';
 import type { AppSettings } from '../../shared/settings/app-settings.js';
@@ -19,16 +19,16 @@ import { createApprovalGate } from '../approval/approval-gate.js';
 import type { ToolGate } from '../tool/tool-gate.js';
 import type { SessionContext } from '../tool/session-context.js';
 import type { AnyTool } from '../tool/tool.js';
-import { runAgentMode } from './agent-mode.js';
+import { runAgentMode } from '../flow/agent-mode.js';
 import { HumanChannel } from '../human/human-channel.js';
 import { resolveLlmConfig } from './llm-resolution.js';
-import type { ModeRunner, RunContext, RunResult, StartTaskRequest } from './mode-runner.js';
+import type { ModeRunner, RunContext, RunResult, StartTaskRequest } from '../flow/mode-runner.js';
 import { createLiveSessionContext, type LiveSessionContext } from './live-session-context.js';
 import { withSessionHooks } from './session-llm.js';
 import { describeError } from './run-errors.js';
 import { claimRun, clearRunning, recoverDeadRuns } from './run-markers.js';
 
-export type { RunResult, StartTaskRequest } from './mode-runner.js';
+export type { RunResult, StartTaskRequest } from '../flow/mode-runner.js';
 
 /** a cancelled run must settle within this; after it the session is marked cancelled anyway */
 const CANCEL_GRACE_MS = 1000;
