@@ -12,6 +12,8 @@ import { AppSettingsSchema } from '../../src/shared/settings/app-settings.js';
 import { createLlm } from '../../src/main/llm/client.js';
 import type { Llm } from '../../src/main/llm/types.js';
 import { SessionService } from '../../src/main/session/session-service.js';
+import { BUILTIN_AGENTS } from '../../src/main/agent/agent-catalog.js';
+import { BUILTIN_MODES } from '../../src/main/flow/mode-catalog.js';
 import { openStore } from '../../src/main/store/store.js';
 import { defineTool, toolOutput, type AnyTool } from '../../src/main/tool/tool.js';
 import { startFakeLlm } from '../../tests/support/fake-llm/index.js';
@@ -65,6 +67,8 @@ async function main(): Promise<void> {
     },
   });
   const service = new SessionService({
+    agents: BUILTIN_AGENTS,
+    modes: BUILTIN_MODES,
     store,
     dataDir,
     settings: () => settings,

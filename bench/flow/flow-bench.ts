@@ -7,7 +7,6 @@
  */
 import { createLlm } from '../../src/main/llm/client.js';
 import type { Llm } from '../../src/main/llm/types.js';
-import '../../src/main/flow/index.js';
 import { startCoreHarness } from '../../tests/support/core-harness.js';
 import { createPlan, planningScript } from '../../tests/flow/flow-script.js';
 

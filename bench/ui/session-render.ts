@@ -13,6 +13,8 @@ import { openStore } from '../../src/main/store/store.js';
 import { startWebServer } from '../../src/main/server/web-server.js';
 import { createCoreApi } from '../../src/main/api/core-api.js';
 import { SessionService } from '../../src/main/session/session-service.js';
+import { BUILTIN_AGENTS } from '../../src/main/agent/agent-catalog.js';
+import { BUILTIN_MODES } from '../../src/main/flow/mode-catalog.js';
 import { AppSettingsSchema } from '../../src/shared/settings/app-settings.js';
 import { createLlm } from '../../src/main/llm/client.js';
 import { ensureRendererBuilt } from '../../tests/e2e/support/renderer-build.js';
@@ -154,7 +156,14 @@ async function main(): Promise<void> {
     store.appendEvent({ ...event, ts: Date.now() } as Parameters<typeof store.appendEvent>[0]);
   }
   const settings = AppSettingsSchema.parse({});
-  const sessions = new SessionService({ store, dataDir, settings: () => settings, llmFactory: createLlm });
+  const sessions = new SessionService({
+    agents: BUILTIN_AGENTS,
+    modes: BUILTIN_MODES,
+    store,
+    dataDir,
+    settings: () => settings,
+    llmFactory: createLlm,
+  });
   const api = createCoreApi({
     sessions,
     store,

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CoreEvent } from '../../src/shared/events.js';
-import { registerModeRunner } from '../../src/main/session/session-service.js';
-import { FlowFactory } from '../../src/main/flow/index.js';
+import { FlowFactory } from '../../src/main/flow/flow-factory.js';
+import { BUILTIN_MODES, type ModeCatalog } from '../../src/main/flow/mode-catalog.js';
 import type { FlowOptions } from '../../src/main/flow/base-flow.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
 import { classify, finish, planningScript } from './flow-script.js';
@@ -13,10 +13,14 @@ afterEach(async () => {
 });
 
 /** This file runs the flows with small limits (the mode runner of the app uses 100 step runs and 60 minutes). */
-function limitFlows(options: Partial<FlowOptions>): void {
+function limitFlows(options: Partial<FlowOptions>): { service: { modes: ModeCatalog } } {
   const flowOptions = { agents: ['manus'], parallel: 1, stepLimit: 100, timeoutMs: 60_000, ...options };
-  registerModeRunner('planning', (run) => FlowFactory.create('planning', run, flowOptions).execute(run.request.task));
-  registerModeRunner('plan_act', (run) => FlowFactory.create('plan_act', run, flowOptions).execute(run.request.task));
+  const modes: ModeCatalog = {
+    ...BUILTIN_MODES,
+    planning: (run) => FlowFactory.create('planning', run, flowOptions).execute(run.request.task),
+    plan_act: (run) => FlowFactory.create('plan_act', run, flowOptions).execute(run.request.task),
+  };
+  return { service: { modes } };
 }
 
 function notices(sessionId: string): string[] {
@@ -28,8 +32,7 @@ function notices(sessionId: string): string[] {
 
 describe('flow limits', () => {
   it('stops at the step limit with a summary, and resume carries on without redoing steps', async () => {
-    limitFlows({ stepLimit: 2 });
-    harness = await startCoreHarness(planningScript());
+    harness = await startCoreHarness(planningScript(), limitFlows({ stepLimit: 2 }));
     const { sessionId, done } = harness.service.start({ task: 'Three things', mode: 'planning' });
     const first = await done;
     expect(first.status).toBe('failed');
@@ -54,12 +57,12 @@ describe('flow limits', () => {
   });
 
   it('stops at the overall timeout: the running step is not completed, and a summary still ends the turn', async () => {
-    limitFlows({ timeoutMs: 1500 });
     harness = await startCoreHarness(
       planningScript({
         step: (step) =>
           step.index === 1 ? { ...finish('late'), delayMs: 10_000 } : finish(`Result of step ${step.index}`),
       }),
+      limitFlows({ timeoutMs: 1500 }),
     );
     const started = Date.now();
     const { sessionId, done } = harness.service.start({ task: 'Slow', mode: 'planning' });

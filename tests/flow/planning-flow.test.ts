@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CoreEvent } from '../../src/shared/events.js';
-import '../../src/main/flow/index.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
 import { call, classify, createPlan, finish, planningScript, stepStarts } from './flow-script.js';
 import { waitFor } from '../support/wait-for.js';

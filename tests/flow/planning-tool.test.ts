@@ -5,10 +5,8 @@ import { join } from 'node:path';
 import { openStore, type Store } from '../../src/main/store/store.js';
 import { appliedVersions } from '../../src/main/store/database.js';
 import { PlanningParameters, planningTool } from '../../src/main/flow/planning-tool.js';
-import { agentNames } from '../../src/main/agent/agent-catalog.js';
+import { BUILTIN_AGENTS } from '../../src/main/agent/agent-catalog.js';
 import { createToolContext, type TestToolContext } from '../support/tool-context.js';
-// registers the specialised agents that [TAG]s name
-import '../../src/main/flow/index.js';
 
 let dataDir: string;
 let store: Store;
@@ -28,7 +26,7 @@ function setup(): TestToolContext {
 async function planning(ctx: TestToolContext, args: unknown) {
   const parsed = PlanningParameters.safeParse(args);
   if (!parsed.success) throw new Error(parsed.error.message);
-  return planningTool(store.plans, agentNames()).execute(parsed.data, ctx);
+  return planningTool(store.plans, Object.keys(BUILTIN_AGENTS)).execute(parsed.data, ctx);
 }
 
 describe('PlanningTool', () => {

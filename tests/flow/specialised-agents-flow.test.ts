@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CoreEvent } from '../../src/shared/events.js';
 import { removeSessionSandbox } from '../../src/main/sandbox/session-sandbox.js';
-import '../../src/main/flow/index.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
 import { htmlPage, startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { call, createPlan, finish, planningScript, textOf } from './flow-script.js';

@@ -2,7 +2,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { LoggingMessageNotificationSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
-import '../../src/main/flow/index.js';
 import { createManusMcpServer } from '../../src/main/mcp/server/manus-mcp-server.js';
 import { taskRunnerFor, type TaskService } from '../../src/main/mcp/server/task-service.js';
 import { createToolContext } from '../support/tool-context.js';

@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import '../../src/main/flow/index.js';
 import { removeSessionSandbox } from '../../src/main/sandbox/session-sandbox.js';
 import type { ScriptRequest } from '../support/fake-llm/index.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';

@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CoreEventSchema, type CoreEvent } from '../../src/shared/events.js';
 import { sequence } from '../support/fake-llm/index.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
+import { BUILTIN_AGENTS } from '../../src/main/agent/agent-catalog.js';
+import { BUILTIN_MODES } from '../../src/main/flow/mode-catalog.js';
 
 const call = (name: string, args: unknown, id?: string) => ({ name, arguments: JSON.stringify(args), id });
 const finish = (text: string) => ({ text, toolCalls: [call('terminate', { status: 'success' })] });
@@ -129,6 +131,8 @@ describe('SessionService', () => {
     harness = await startCoreHarness(sequence(finish('x')));
     const { SessionService } = await import('../../src/main/session/session-service.js');
     const bare = new SessionService({
+      agents: BUILTIN_AGENTS,
+      modes: BUILTIN_MODES,
       store: harness.store,
       dataDir: harness.dataDir,
       settings: () => ({ ...harness!.settings, llms: {}, defaultLlm: undefined }),

@@ -6,6 +6,8 @@ import type { CoreEvent } from '../../src/shared/events.js';
 import { AppSettingsSchema, type AppSettings } from '../../src/shared/settings/app-settings.js';
 import type { LlmConfigInput } from '../../src/shared/settings/llm-config.js';
 import { createLlm } from '../../src/main/llm/client.js';
+import { BUILTIN_AGENTS } from '../../src/main/agent/agent-catalog.js';
+import { BUILTIN_MODES } from '../../src/main/flow/mode-catalog.js';
 import { SessionService, type SessionServiceOptions } from '../../src/main/session/session-service.js';
 import { openStore } from '../../src/main/store/store.js';
 import type { SessionStore } from '../../src/main/store/store-api.js';
@@ -63,6 +65,8 @@ export async function startCoreHarness(
       llmFactory: (config) => createLlm(config, { retryTiming: { baseDelayMs: 5, maxDelayMs: 20 } }),
       humanAvailable: true,
       ...options.service,
+      agents: options.service?.agents ?? BUILTIN_AGENTS,
+      modes: options.service?.modes ?? BUILTIN_MODES,
     });
     const events: CoreEvent[] = [];
     service.subscribe((event) => events.push(event));

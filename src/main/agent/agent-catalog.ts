@@ -1,8 +1,11 @@
-import type { ToolGate } from '../tool/tool-gate.js';
 import type { AgentSettings } from '../../shared/settings/app-settings.js';
+import type { ToolGate } from '../tool/tool-gate.js';
 import type { AnyTool } from '../tool/tool.js';
 import type { AgentDeps } from './base-agent.js';
+import { BrowserAgent } from './browser-agent.js';
+import { DATA_ANALYSIS_MAX_OBSERVE, DataAnalysisAgent } from './data-analysis.js';
 import { Manus } from './manus.js';
+import { SweAgent } from './swe.js';
 import type { ToolCallAgent } from './toolcall-agent.js';
 
 export interface AgentFactoryDeps extends Omit<AgentDeps, 'maxSteps'> {
@@ -13,31 +16,34 @@ export interface AgentFactoryDeps extends Omit<AgentDeps, 'maxSteps'> {
   maxSteps?: number;
 }
 
-type AgentConstructor = (deps: AgentFactoryDeps) => ToolCallAgent;
+/** Makes one agent of a session from what the session gives it. */
+export type AgentConstructor = (deps: AgentFactoryDeps) => ToolCallAgent;
 
-const agentConstructors = new Map<string, AgentConstructor>([
-  [
-    'manus',
-    (deps) =>
-      new Manus({
-        ...deps,
-        maxSteps: deps.maxSteps ?? deps.settings.maxSteps,
-        maxObserve: deps.settings.maxObserve,
-      }),
-  ],
-]);
+/** The agents a core can run, by the name sessions, flows and `[TAG]`s use. */
+export type AgentCatalog = Readonly<Record<string, AgentConstructor>>;
 
-/** Specialised agents (data_analysis, swe, browser...) register here. */
-export function registerAgent(name: string, create: AgentConstructor): void {
-  agentConstructors.set(name, create);
-}
+/** The agents of the seeds: the general one and the specialists a flow hands steps to. */
+export const BUILTIN_AGENTS: AgentCatalog = {
+  manus: (deps) =>
+    new Manus({ ...deps, maxSteps: deps.maxSteps ?? deps.settings.maxSteps, maxObserve: deps.settings.maxObserve }),
+  data_analysis: (deps) =>
+    new DataAnalysisAgent({
+      ...deps,
+      maxSteps: deps.maxSteps ?? deps.settings.maxSteps,
+      maxObserve: Math.max(deps.settings.maxObserve, DATA_ANALYSIS_MAX_OBSERVE),
+    }),
+  swe: (deps) =>
+    new SweAgent({ ...deps, maxSteps: deps.maxSteps ?? deps.settings.maxSteps, maxObserve: deps.settings.maxObserve }),
+  browser: (deps) =>
+    new BrowserAgent({
+      ...deps,
+      maxSteps: deps.maxSteps ?? deps.settings.maxSteps,
+      maxObserve: deps.settings.maxObserve,
+    }),
+};
 
-export function agentNames(): string[] {
-  return [...agentConstructors.keys()];
-}
-
-export function createAgent(name: string, deps: AgentFactoryDeps): ToolCallAgent {
-  const create = agentConstructors.get(name);
-  if (!create) throw new Error(`Unknown agent "${name}". Known agents: ${agentNames().join(', ')}.`);
+export function createAgent(catalog: AgentCatalog, name: string, deps: AgentFactoryDeps): ToolCallAgent {
+  const create = catalog[name];
+  if (!create) throw new Error(`Unknown agent "${name}". Known agents: ${Object.keys(catalog).join(', ')}.`);
   return create(deps);
 }

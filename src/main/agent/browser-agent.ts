@@ -1,5 +1,4 @@
 import { pickTools } from '../tool/builtin-tools.js';
-import { registerAgent } from './agent-catalog.js';
 import { BROWSER_NEXT_STEP_PROMPT, browserSystemPrompt } from './prompts/browser-prompt.js';
 import { ToolCallAgent, type ToolCallAgentDeps } from './toolcall-agent.js';
 
@@ -18,13 +17,3 @@ export class BrowserAgent extends ToolCallAgent {
     super({ maxSteps: BROWSER_MAX_STEPS, ...deps, tools: () => tools });
   }
 }
-
-registerAgent(
-  'browser',
-  (deps) =>
-    new BrowserAgent({
-      ...deps,
-      maxSteps: deps.maxSteps ?? deps.settings.maxSteps,
-      maxObserve: deps.settings.maxObserve,
-    }),
-);

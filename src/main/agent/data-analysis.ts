@@ -1,5 +1,4 @@
 import { pickTools } from '../tool/builtin-tools.js';
-import { registerAgent } from './agent-catalog.js';
 import { DATA_ANALYSIS_NEXT_STEP_PROMPT, dataAnalysisSystemPrompt } from './prompts/data-analysis-prompt.js';
 import { ToolCallAgent, type ToolCallAgentDeps } from './toolcall-agent.js';
 
@@ -22,13 +21,3 @@ export class DataAnalysisAgent extends ToolCallAgent {
     this.systemPrompt = dataAnalysisSystemPrompt({ workspace: deps.workspace, sandboxed: deps.sandboxed });
   }
 }
-
-registerAgent(
-  'data_analysis',
-  (deps) =>
-    new DataAnalysisAgent({
-      ...deps,
-      maxSteps: deps.maxSteps ?? deps.settings.maxSteps,
-      maxObserve: Math.max(deps.settings.maxObserve, DATA_ANALYSIS_MAX_OBSERVE),
-    }),
-);

@@ -1,5 +1,4 @@
 import { pickTools } from '../tool/builtin-tools.js';
-import { registerAgent } from './agent-catalog.js';
 import { SWE_NEXT_STEP_PROMPT, sweSystemPrompt } from './prompts/swe-prompt.js';
 import { ToolCallAgent, type ToolCallAgentDeps } from './toolcall-agent.js';
 
@@ -19,9 +18,3 @@ export class SweAgent extends ToolCallAgent {
     this.systemPrompt = sweSystemPrompt({ workspace: deps.workspace, sandboxed: deps.sandboxed });
   }
 }
-
-registerAgent(
-  'swe',
-  (deps) =>
-    new SweAgent({ ...deps, maxSteps: deps.maxSteps ?? deps.settings.maxSteps, maxObserve: deps.settings.maxObserve }),
-);

@@ -11,8 +11,8 @@ import { parkSandbox, unparkSandbox } from '../sandbox/session-sandbox.js';
 import { SessionService } from '../session/session-service.js';
 import type { SecretBox } from '../store/secrets.js';
 import type { SessionStore } from '../store/store-api.js';
-// registers the planning and plan_act modes (and their agents) with the session service
-import '../flow/index.js';
+import { BUILTIN_AGENTS, type AgentCatalog } from '../agent/agent-catalog.js';
+import { BUILTIN_MODES, type ModeCatalog } from '../flow/mode-catalog.js';
 
 export interface AppCoreOptions {
   dataDir: string;
@@ -24,6 +24,10 @@ export interface AppCoreOptions {
   llmOverrides?: LlmOverrides;
   /** per-process changes to the settings (e.g. `--sandbox local`) */
   adjust?: (settings: AppSettings) => AppSettings;
+  /** the agents sessions may run (default: the built-in ones) */
+  agents?: AgentCatalog;
+  /** how each session mode runs a turn (default: agent, planning flow, Plan-Act) */
+  modes?: ModeCatalog;
 }
 
 /** The agent core as every host runs it (CLI, web server, Electron): session service, live settings, MCP. */
@@ -57,6 +61,8 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     store,
     dataDir,
     settings: runSettings,
+    agents: options.agents ?? BUILTIN_AGENTS,
+    modes: options.modes ?? BUILTIN_MODES,
     llmFactory: createLlm,
     humanAvailable: options.humanAvailable,
     extraTools: mcp.extraTools,

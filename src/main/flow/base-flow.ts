@@ -4,7 +4,6 @@ import { RunCancelledError } from '../agent/errors.js';
 import type { ToolCallAgent } from '../agent/toolcall-agent.js';
 import type { RunContext } from './mode-runner.js';
 import { type Plan, type PlanStore } from '../store/plan-store.js';
-import { agentNames } from '../agent/agent-catalog.js';
 import { planSnapshot } from './plan-text.js';
 
 export const PRIMARY_AGENT = 'manus';
@@ -58,7 +57,7 @@ export abstract class BaseFlow {
 
   /** every agent a step's `[TAG]` may name */
   get knownAgents(): readonly string[] {
-    return agentNames();
+    return this.run.agentNames;
   }
 
   get primary(): string {

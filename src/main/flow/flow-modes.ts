@@ -1,4 +1,3 @@
-import { agentNames } from '../agent/agent-catalog.js';
 import type { ModeRunner, RunContext } from './mode-runner.js';
 import { DEFAULT_FLOW_STEP_LIMIT, DEFAULT_FLOW_TIMEOUT_MS, PRIMARY_AGENT, type FlowOptions } from './base-flow.js';
 import { UnknownAgentError } from './flow-errors.js';
@@ -6,11 +5,11 @@ import { FlowFactory, type FlowType } from './flow-factory.js';
 
 export const DEFAULT_FLOW_AGENTS = [PRIMARY_AGENT];
 
-/** The agents a flow may use, checked against the registered ones. */
-export function checkAgents(names: readonly string[] | undefined): string[] {
+/** The agents a flow may use, checked against the agents the core knows. */
+export function checkAgents(names: readonly string[] | undefined, known: readonly string[]): string[] {
   const wanted = names && names.length > 0 ? [...new Set(names.map((name) => name.trim()).filter(Boolean))] : [];
-  const unknown = wanted.filter((name) => !agentNames().includes(name));
-  if (unknown.length > 0) throw new UnknownAgentError(unknown, agentNames());
+  const unknown = wanted.filter((name) => !known.includes(name));
+  if (unknown.length > 0) throw new UnknownAgentError(unknown, [...known]);
   return wanted.length > 0 ? wanted : DEFAULT_FLOW_AGENTS;
 }
 
@@ -24,7 +23,7 @@ function flowOptions(run: RunContext, type: FlowType): FlowOptions {
         .at(-1)
     : undefined;
   return {
-    agents: checkAgents(resumed?.agents ?? run.request.agents),
+    agents: checkAgents(resumed?.agents ?? run.request.agents, run.agentNames),
     parallel: Math.max(1, resumed?.parallel ?? run.request.parallel ?? 1),
     stepLimit: DEFAULT_FLOW_STEP_LIMIT,
     timeoutMs: DEFAULT_FLOW_TIMEOUT_MS,

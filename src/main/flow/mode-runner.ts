@@ -40,6 +40,8 @@ export interface RunContext {
   /** the session's parts (sandbox, browser, human channel...), the same for every turn */
   sessionContext: SessionContext;
   llm: Llm;
+  /** every agent the core can run (flows check their agents and steps' `[TAG]`s against these) */
+  agentNames: readonly string[];
   /** an agent of this session, with its memory loaded from the store and persisted as it grows */
   createAgent(name: string, options?: { maxSteps?: number; memoryKey?: string }): ToolCallAgent;
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CoreEvent, CoreEventInput, SessionInfo, SessionMode, UsageTotals } from '../../shared/events.js';
-import { createAgent } from '../agent/agent-catalog.js';
+import { createAgent, type AgentCatalog } from '../agent/agent-catalog.js';
 import { RunCancelledError } from '../agent/errors.js';
 import { Memory } from '../agent/memory.js';
 import type { AppSettings } from '../../shared/settings/app-settings.js';
@@ -19,10 +19,10 @@ import { createApprovalGate } from '../approval/approval-gate.js';
 import type { ToolGate } from '../tool/tool-gate.js';
 import type { SessionContext } from '../tool/session-context.js';
 import type { AnyTool } from '../tool/tool.js';
-import { runAgentMode } from '../flow/agent-mode.js';
 import { HumanChannel } from '../human/human-channel.js';
 import { resolveLlmConfig } from './llm-resolution.js';
-import type { ModeRunner, RunContext, RunResult, StartTaskRequest } from '../flow/mode-runner.js';
+import type { ModeCatalog } from '../flow/mode-catalog.js';
+import type { RunContext, RunResult, StartTaskRequest } from '../flow/mode-runner.js';
 import { createLiveSessionContext, type LiveSessionContext } from './live-session-context.js';
 import { withSessionHooks } from './session-llm.js';
 import { describeError } from './run-errors.js';
@@ -39,6 +39,10 @@ export interface SessionServiceOptions {
   dataDir: string;
   /** the settings to run with, read at the start of every turn */
   settings: () => AppSettings;
+  /** the agents sessions and flows may run, by name */
+  agents: AgentCatalog;
+  /** how each mode (agent, planning, plan_act) runs a turn */
+  modes: ModeCatalog;
   /** builds the model client for a config (the openai-SDK client unless a host swaps it) */
   llmFactory: (config: LlmConfig) => Llm;
   /** whether someone can answer `ask` events (a TTY, a window) */
@@ -67,13 +71,6 @@ interface LiveSession {
   usage: UsageTotals;
   abort?: AbortController;
   running?: Promise<RunResult>;
-}
-
-const modeRunners = new Map<SessionMode, ModeRunner>([['agent', runAgentMode]]);
-
-/** Flows register how they run a turn ('planning', 'plan_act'). */
-export function registerModeRunner(mode: SessionMode, runner: ModeRunner): void {
-  modeRunners.set(mode, runner);
 }
 
 export class SessionService {
@@ -269,12 +266,13 @@ export class SessionService {
       settings,
       sessionContext: live.context,
       llm,
+      agentNames: Object.keys(this.options.agents),
       createAgent: (name, options = {}) => {
         const memoryKey = options.memoryKey ?? name;
         const memory = new Memory(this.store.loadMemory(session.id, memoryKey), settings.agent.maxMessages, (added) =>
           this.store.appendMemory(session.id, memoryKey, added),
         );
-        return createAgent(name, {
+        return createAgent(this.options.agents, name, {
           sessionId: session.id,
           workspace: session.workspace,
           llm,
@@ -289,7 +287,7 @@ export class SessionService {
         });
       },
     };
-    const runner = modeRunners.get(request.mode ?? 'agent');
+    const runner = this.options.modes[request.mode ?? 'agent'];
     const running = (async (): Promise<RunResult> => {
       if (!runner) throw new Error(`The ${request.mode} mode is not available in this build.`);
       await this.options.prepareRun?.({ session: live.context, emit: this.emit });

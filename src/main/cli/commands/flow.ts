@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import { addTurnOptions, positiveInt, runTurnFromCli, type TurnOptions } from '../run-session.js';
-import { checkAgents } from '../../flow/index.js';
+import { BUILTIN_AGENTS } from '../../agent/agent-catalog.js';
+import { checkAgents } from '../../flow/flow-modes.js';
 
 interface FlowCommandOptions extends TurnOptions {
   mode: 'planning' | 'plan-act';
@@ -25,7 +26,7 @@ export function flowCommand(): Command {
     },
   ).action(async (taskWords: string[], options: FlowCommandOptions, command: Command) => {
     // bad agent names fail before anything is created
-    const agents = checkAgents(options.agents?.split(','));
+    const agents = checkAgents(options.agents?.split(','), Object.keys(BUILTIN_AGENTS));
     await runTurnFromCli(command, options, (service) =>
       service.start({
         task: taskWords.join(' '),
