@@ -41,7 +41,9 @@ describe('SessionMcp', () => {
     );
     expect(sessionMcp.extraTools(ctx.sessionId)).toEqual([]);
 
-    await ctx.session.release();
+    // what the session service does when it releases a session
+    await Promise.all([ctx.session.release(), sessionMcp.close(ctx.sessionId)]);
     expect(sessionMcp.manager(ctx.sessionId)).toBeUndefined();
+    expect(manager.status('missing')).toBeUndefined();
   });
 });
