@@ -1,10 +1,8 @@
-/**
- * Lister of the sandbox's workspace (`python3 -c <this>`), kept running so that a listing costs one round trip on
- * the attached stream, not a new exec. Each line in on stdin asks for one listing (the line is the most entries
- * wanted); one JSON line out answers it: {"entries": [[kind, size, mtime in ms, permission bits, path]...],
- * "complete": bool}, kind d|f|l|s, links never followed.
- */
-export const WORKSPACE_LISTER_SOURCE = String.raw`
+# Lister of the sandbox's workspace (`python3 -u -c <this>`), kept running so that a listing costs one round trip on
+# the attached stream, not a new exec. Each line in on stdin asks for one listing (the line is the most entries
+# wanted); one JSON line out answers it: {"entries": [[kind, size, mtime in ms, permission bits, path]...],
+# "complete": bool}, kind d|f|l|s, links never followed.
+
 import json, os, stat, sys
 
 ROOT = '/workspace'
@@ -44,4 +42,3 @@ for request in sys.stdin:
     entries, complete = listing(int(request))
     sys.stdout.write(json.dumps({'entries': entries, 'complete': complete}, ensure_ascii=True) + '\n')
     sys.stdout.flush()
-`;
