@@ -5,7 +5,8 @@
 
 import json, os, stat, sys
 
-ROOT = '/workspace'
+# the container's env (sandboxEnv) names /workspace; a test on the host names a folder of its own
+ROOT = os.environ.get('MANUS_WORKSPACE') or '/workspace'
 # paths can be long: the answer stays under this many bytes of names whatever their count
 MAX_NAME_BYTES = 64 * 1024 * 1024
 
