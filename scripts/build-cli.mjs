@@ -1,5 +1,23 @@
 // Bundles the `manus` CLI (the agent core without Electron) into out/cli/manus.mjs; dependencies stay external.
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { build } from 'esbuild';
+
+/** `import text from './file?raw'` as Vite reads it (the sandbox drivers): the file's text, bundled */
+const rawTextImports = {
+  name: 'raw-text-imports',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /\?raw$/ }, (args) => ({
+      path: resolve(args.resolveDir, args.path.slice(0, -'?raw'.length)),
+      namespace: 'raw-text',
+    }));
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'raw-text' }, async (args) => ({
+      contents: await readFile(args.path, 'utf8'),
+      loader: 'text',
+      watchFiles: [args.path],
+    }));
+  },
+};
 
 await build({
   entryPoints: ['src/main/cli/main.ts'],
@@ -11,4 +29,5 @@ await build({
   packages: 'external',
   sourcemap: true,
   logLevel: 'warning',
+  plugins: [rawTextImports],
 });

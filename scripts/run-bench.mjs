@@ -15,5 +15,5 @@ const scripts = readdirSync('bench', { withFileTypes: true })
 
 for (const script of scripts) {
   process.stdout.write(`\n### ${script}\n`);
-  execFileSync('npx', ['tsx', script], { stdio: 'inherit' });
+  execFileSync('npx', ['tsx', '--import', './scripts/raw-text/register.mjs', script], { stdio: 'inherit' });
 }

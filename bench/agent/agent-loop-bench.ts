@@ -2,7 +2,7 @@
  * Agent loop benchmark: the Manus agent through the real session service and SQLite store, with the scripted LLM
  * answering at once, runs 200 think/act steps of a trivial tool. Core overhead per step = step wall time minus the
  * time spent inside the LLM client (request, SSE parsing). It includes event and memory writes to SQLite.
- * Run: npx tsx bench/agent/agent-loop-bench.ts
+ * Run: npx tsx --import ./scripts/raw-text/register.mjs bench/agent/agent-loop-bench.ts
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

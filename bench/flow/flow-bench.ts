@@ -3,7 +3,7 @@
  * model call is measured from the client side (ask/askTool) and subtracted, so what is left per step is the flow's
  * own work: plan store writes, events (stored before subscribers see them), step prompts, agent creation with its
  * persisted memory, the terminate tool, plan revision handling.
- * Run: npx tsx bench/flow/flow-bench.ts
+ * Run: npx tsx --import ./scripts/raw-text/register.mjs bench/flow/flow-bench.ts
  */
 import { createLlm } from '../../src/main/llm/client.js';
 import type { Llm } from '../../src/main/llm/types.js';

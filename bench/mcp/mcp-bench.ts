@@ -2,7 +2,7 @@
  * MCP and A2A overhead on this machine: connecting to server-everything, tool-call round trips over stdio,
  * streamable HTTP and SSE (text and image results), the Manus MCP server over HTTP, and an A2A message/send
  * against the scripted fake LLM (so the time is ours, not a model's).
- * Run: npx tsx bench/mcp/mcp-bench.ts
+ * Run: npx tsx --import ./scripts/raw-text/register.mjs bench/mcp/mcp-bench.ts
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

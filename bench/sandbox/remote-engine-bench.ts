@@ -2,7 +2,7 @@
  * A local bind mount vs copy mode on a second engine, side by side: warm python_execute latency (each copy-mode call
  * includes its two syncs), a call that writes one small file, and moving a 100 MB workspace in each direction.
  * The second engine: scripts/sandbox/second-engine.sh, found through MANUS_TEST_REMOTE_DOCKER (or --engine).
- * Run: npx tsx bench/sandbox/remote-engine-bench.ts [--warm N] [--files N] [--engine tcp://127.0.0.1:2376]
+ * Run: npx tsx --import ./scripts/raw-text/register.mjs bench/sandbox/remote-engine-bench.ts [--warm N] [--files N] [--engine tcp://127.0.0.1:2376]
  */
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';

@@ -1,7 +1,7 @@
 /**
  * Sandbox latency, side by side: cold start to the first Python result, warm python_execute and bash calls over the
  * session's persistent drivers, and the naive way (a fresh `docker exec` per call) for the ratio.
- * Run: npx tsx bench/sandbox/sandbox-bench.ts [--warm N] [--cold N] [--naive N]
+ * Run: npx tsx --import ./scripts/raw-text/register.mjs bench/sandbox/sandbox-bench.ts [--warm N] [--cold N] [--naive N]
  */
 import { cpus, loadavg } from 'node:os';
 import { PassThrough } from 'node:stream';

@@ -3,7 +3,7 @@
  * served by the real web server, and opened in Debian's Chromium. Prints the time from navigation to the rows
  * on screen, and frame times while scrolling through the whole timeline.
  *
- *   npx tsx bench/ui/session-render.ts [--events 5000] [--loads 5]
+ *   npx tsx --import ./scripts/raw-text/register.mjs bench/ui/session-render.ts [--events 5000] [--loads 5]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -66,6 +66,7 @@ build_rootfs() {
     python3.11-dev python3-dev libpython3-dev libexpat1-dev zlib1g-dev binutils binutils-common
     binutils-x86-64-linux-gnu libbinutils libctf0 libctf-nobfd0 libgprofng0 libasan8 libtsan2 liblsan0 libubsan1
     libhwasan0 libitm1 libcc1-0 unicode-data)
+  # shellcheck disable=SC2016 # ${Package} is dpkg-query's own format field, not a shell expansion
   installed="$(chroot "$rootfs" dpkg-query -W -f='${Package}\n' "${build_only[@]}" 2>/dev/null || true)"
   if [[ -n "$installed" ]]; then
     # shellcheck disable=SC2086

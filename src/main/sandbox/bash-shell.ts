@@ -39,7 +39,7 @@ export interface ShellTurn {
   shellExit?: ProcessExit;
 }
 
-/** Client of one persistent shell (see drivers/bash-shell-source.ts): one foreground command at a time. */
+/** Client of one persistent shell (see resources/sandbox/drivers/bash_shell.py): one foreground command at a time. */
 export class BashShell {
   private nextId = 1;
   private runningId: number | undefined;

@@ -13,8 +13,7 @@ import {
 } from './container-spec.js';
 import { CONTAINER_WORKSPACE } from '../workspace/sandbox-path.js';
 import { runQuietly, startDockerChannel } from './docker-channel.js';
-import { BASH_SHELL_SOURCE } from './drivers/bash-shell-source.js';
-import { PYTHON_REPL_SOURCE } from './drivers/python-repl-source.js';
+import { BASH_SHELL_SOURCE, PYTHON_REPL_SOURCE } from './drivers/sources.js';
 import type { EngineChoice } from './engine-choice.js';
 import { SandboxUnavailableError, engineUnreachable, errorText, requireEngine } from './engine.js';
 import { containerOwnership } from './orphan-sandboxes.js';

@@ -1,7 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { BashShell } from './bash-shell.js';
-import { BASH_SHELL_SOURCE } from './drivers/bash-shell-source.js';
-import { PYTHON_REPL_SOURCE } from './drivers/python-repl-source.js';
+import { BASH_SHELL_SOURCE, PYTHON_REPL_SOURCE } from './drivers/sources.js';
 import { startLocalChannel } from './local-channel.js';
 import { PythonRepl } from './python-repl.js';
 import { stateLostNote, type Acquired, type Sandbox } from './sandbox.js';

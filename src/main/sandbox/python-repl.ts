@@ -52,7 +52,7 @@ interface PendingCell {
   resolve: (event: Extract<ReplEvent, { ev: 'done' }>) => void;
 }
 
-/** Client of one persistent interpreter (see drivers/python-repl-source.ts): one cell at a time. */
+/** Client of one persistent interpreter (see resources/sandbox/drivers/python_repl.py): one cell at a time. */
 export class PythonRepl {
   private nextId = 1;
   private queue: Promise<unknown> = Promise.resolve();

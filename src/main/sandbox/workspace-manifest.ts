@@ -3,7 +3,7 @@ import type Docker from 'dockerode';
 import type { WorkspaceRoot } from '../workspace/workspace-root.js';
 import { z } from 'zod';
 import { ContainerHelper } from './container-helper.js';
-import { WORKSPACE_LISTER_SOURCE } from './drivers/workspace-lister-source.js';
+import { WORKSPACE_LISTER_SOURCE } from './drivers/sources.js';
 
 /** listing a workspace of tens of thousands of files takes seconds on a loaded engine; this bounds a hung one */
 const LISTING_TIMEOUT_MS = 120_000;

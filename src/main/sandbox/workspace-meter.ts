@@ -1,7 +1,7 @@
 import type Docker from 'dockerode';
 import { z } from 'zod';
 import { ContainerHelper } from './container-helper.js';
-import { WORKSPACE_USAGE_SOURCE } from './drivers/workspace-usage-source.js';
+import { WORKSPACE_USAGE_SOURCE } from './drivers/sources.js';
 
 /** a measurement of a huge workspace may take this long before it is given up */
 const MEASURE_TIMEOUT_MS = 60_000;

@@ -1,9 +1,7 @@
-/**
- * Supervisor of the persistent shell (`python3 -c <this>`). It runs an interactive bash whose prompt hook writes
- * "<exit code> <command id>" to a private fd, so each command's end and status are framed out of band, never by
- * scraping output. JSON lines in on stdin ({op: run|input|interrupt}), out on stdout ({ev: ready|out|done|exit}).
- */
-export const BASH_SHELL_SOURCE = String.raw`
+# Supervisor of the persistent shell (`python3 -u -c <this>`). It runs an interactive bash whose prompt hook writes
+# "<exit code> <command id>" to a private fd, so each command's end and status are framed out of band, never by
+# scraping output. JSON lines in on stdin ({op: run|input|interrupt}), out on stdout ({ev: ready|out|done|exit}).
+
 import codecs, fcntl, json, os, select, signal, subprocess, sys, threading
 
 MARK_FD = 63
@@ -54,7 +52,7 @@ def write_shell(data):
 
 SETUP = (
     "PS1=''; PS2=''; set +H; set +o history; unset HISTFILE; umask 022; "
-    + "PROMPT_COMMAND='__manus_rc=$?; printf \"%s %s\\n\" \"$__manus_rc\" \"${'$'}{__manus_id:-0}\" >&" + str(MARK_FD) + "'\n"
+    + "PROMPT_COMMAND='__manus_rc=$?; printf \"%s %s\\n\" \"$__manus_rc\" \"${__manus_id:-0}\" >&" + str(MARK_FD) + "'\n"
 )
 write_shell(SETUP.encode())
 
@@ -132,4 +130,3 @@ def main():
     os._exit(code if code >= 0 else 128 - code)
 
 main()
-`;

@@ -1,9 +1,7 @@
-/**
- * The persistent Python interpreter run inside the sandbox (`python3 -c <this>`). It speaks JSON lines:
- * requests on stdin ({op: exec|interrupt}), events on the original stdout ({ev: ready|out|done}).
- * User code gets fd 1/2 redirected into a pipe, so prints, C extensions and subprocesses are all captured in order.
- */
-export const PYTHON_REPL_SOURCE = String.raw`
+# The persistent Python interpreter run inside the sandbox (`python3 -u -c <this>`). It speaks JSON lines:
+# requests on stdin ({op: exec|interrupt}), events on the original stdout ({ev: ready|out|done}).
+# User code gets fd 1/2 redirected into a pipe, so prints, C extensions and subprocesses are all captured in order.
+
 import ast, base64, io, json, linecache, os, queue, signal, sys, threading, traceback, codecs, warnings
 
 # a cell's output beyond HEAD_CAP characters is not streamed; its last TAIL_CAP characters are kept for the done event
@@ -230,4 +228,3 @@ def main():
         send({'ev': 'done', 'id': cell_id, 'error': failed, 'dropped': state['dropped'], 'tail': state['tail'], 'images': images})
 
 main()
-`;

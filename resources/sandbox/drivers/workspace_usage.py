@@ -1,13 +1,12 @@
-/**
- * Measures /workspace from inside the sandbox, as the sandbox's own user (`python3 -u -c <this>`), so a link swapped in
- * mid-walk can only ever point it at what that user sees. It stays running: each line on stdin asks for one
- * measurement, answered by a line {"bytes": N}: the blocks of every entry (links never followed, hard links once), plus
- * files deleted while still open, which keep their space until closed.
- */
-export const WORKSPACE_USAGE_SOURCE = String.raw`
+# Measures /workspace from inside the sandbox, as the sandbox's own user (`python3 -u -c <this>`), so a link swapped in
+# mid-walk can only ever point it at what that user sees. It stays running: each line on stdin asks for one
+# measurement, answered by a line {"bytes": N}: the blocks of every entry (links never followed, hard links once), plus
+# files deleted while still open, which keep their space until closed.
+
 import json, os, stat, sys
 
-ROOT = '/workspace'
+# the container's env (sandboxEnv) names /workspace; a test on the host names a folder of its own
+ROOT = os.environ.get('MANUS_WORKSPACE') or '/workspace'
 me = os.geteuid()
 
 def listing(folder):
@@ -79,4 +78,3 @@ for _ in sys.stdin:
         answer = {'error': str(error)}
     sys.stdout.write(json.dumps(answer) + '\n')
     sys.stdout.flush()
-`;

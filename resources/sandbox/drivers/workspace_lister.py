@@ -1,13 +1,12 @@
-/**
- * Lister of the sandbox's workspace (`python3 -c <this>`), kept running so that a listing costs one round trip on
- * the attached stream, not a new exec. Each line in on stdin asks for one listing (the line is the most entries
- * wanted); one JSON line out answers it: {"entries": [[kind, size, mtime in ms, permission bits, path]...],
- * "complete": bool}, kind d|f|l|s, links never followed.
- */
-export const WORKSPACE_LISTER_SOURCE = String.raw`
+# Lister of the sandbox's workspace (`python3 -u -c <this>`), kept running so that a listing costs one round trip on
+# the attached stream, not a new exec. Each line in on stdin asks for one listing (the line is the most entries
+# wanted); one JSON line out answers it: {"entries": [[kind, size, mtime in ms, permission bits, path]...],
+# "complete": bool}, kind d|f|l|s, links never followed.
+
 import json, os, stat, sys
 
-ROOT = '/workspace'
+# the container's env (sandboxEnv) names /workspace; a test on the host names a folder of its own
+ROOT = os.environ.get('MANUS_WORKSPACE') or '/workspace'
 # paths can be long: the answer stays under this many bytes of names whatever their count
 MAX_NAME_BYTES = 64 * 1024 * 1024
 
@@ -44,4 +43,3 @@ for request in sys.stdin:
     entries, complete = listing(int(request))
     sys.stdout.write(json.dumps({'entries': entries, 'complete': complete}, ensure_ascii=True) + '\n')
     sys.stdout.flush()
-`;
