@@ -176,6 +176,7 @@ export function executePlanning(plans: PlanStore, sessionId: string, args: Plann
 
 export const planningTool = defineTool({
   name: PLANNING_TOOL_NAME,
+  kind: 'plan',
   description:
     'Create and manage plans for complex tasks. Commands: create (title, steps), update (title and/or the full new ' +
     'list of steps), list, get, set_active, mark_step (step_index, step_status, step_notes), delete. Plans are saved ' +
