@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ToolItem } from '../../state/session-view.js';
-import { toolSummary } from '../../lib/tool-kind.js';
+import { toolSummary } from '../../lib/tool-args.js';
 import { formatDuration, imageSource } from '../../lib/format.js';
 import { ToolDetails } from '../../tool-views/ToolDetails.js';
 import { recogniseProblem } from '../../lib/problems.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lineDiff, toolSummary } from '../../src/renderer/src/lib/tool-kind.js';
+import { lineDiff, toolSummary } from '../../src/renderer/src/lib/tool-args.js';
 import { recogniseProblem } from '../../src/renderer/src/lib/problems.js';
 
 describe('tool views', () => {
