@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { lineDiff, toolSummary } from '../../src/renderer/src/lib/tool-args.js';
+import { toolSummary } from '../../src/renderer/src/lib/tool-args.js';
+import { lineDiff } from '../../src/renderer/src/lib/line-diff.js';
 import { recogniseProblem } from '../../src/renderer/src/lib/problems.js';
 
 describe('tool views', () => {

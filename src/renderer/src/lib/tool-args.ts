@@ -1,11 +1,10 @@
-import { diffArrays } from 'diff';
 import type { ToolKind } from '../../../shared/tool-result.js';
 
-/** The pieces of a call's arguments its view and its one-line summary show. */
 function field(args: unknown, key: string): unknown {
   return args && typeof args === 'object' ? (args as Record<string, unknown>)[key] : undefined;
 }
 
+/** A text argument of a call, for its view and its one-line summary (what was asked; the result is on the event). */
 export function stringField(args: unknown, key: string): string | undefined {
   const value = field(args, key);
   return typeof value === 'string' ? value : undefined;
@@ -38,18 +37,4 @@ export function toolSummary(kind: ToolKind, args: unknown): string {
   } catch {
     return '';
   }
-}
-
-export interface DiffLine {
-  kind: 'same' | 'removed' | 'added';
-  text: string;
-}
-
-/** A line diff of two texts, one entry a line. */
-export function lineDiff(before: string, after: string): DiffLine[] {
-  return diffArrays(before.split('\n'), after.split('\n')).flatMap((change) =>
-    change.value.map(
-      (text) => ({ kind: change.added ? 'added' : change.removed ? 'removed' : 'same', text }) as DiffLine,
-    ),
-  );
 }
