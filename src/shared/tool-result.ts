@@ -10,7 +10,6 @@ export const SearchHitSchema = z.object({
   url: z.string(),
   snippet: z.string(),
 });
-export type SearchHit = z.infer<typeof SearchHitSchema>;
 
 export const SearchResultDataSchema = z.object({
   kind: z.literal('search'),
