@@ -25,6 +25,7 @@ const TARGET_P99_MS = 10;
 
 const noopTool = defineTool({
   name: 'noop',
+  kind: 'generic',
   description: 'does nothing',
   parameters: z.object({ n: z.number().int() }),
   risk: 'read',

@@ -101,6 +101,7 @@ await sse.stop();
 
 const noop = defineTool({
   name: 'noop',
+  kind: 'generic',
   description: 'returns its input',
   parameters: z.object({ text: z.string() }),
   risk: 'read',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ElicitationFormSchema } from './elicitation-form.js';
+import { ToolKindSchema, ToolResultDataSchema } from './tool-result.js';
 
 /** Everything the core emits is one of these. The store appends it (assigning `seq`), then subscribers see it. */
 
@@ -109,9 +110,13 @@ export const ToolEventSchema = z.object({
   callId: z.string(),
   agent: z.string().optional(),
   name: z.string(),
+  /** absent on events stored before tools declared their kind: those show in the generic view */
+  kind: ToolKindSchema.optional(),
   args: z.unknown(),
   status: z.enum(['calling', 'done', 'error']),
   output: z.string().optional(),
+  /** the structured result for the tool's view, when the tool has one */
+  data: ToolResultDataSchema.optional(),
   error: z.string().optional(),
   images: z.array(ImageSchema).optional(),
   durationMs: z.number().nonnegative().optional(),

@@ -14,6 +14,7 @@ import { waitFor } from '../support/wait-for.js';
 
 const echoTool = defineTool({
   name: 'echo',
+  kind: 'generic',
   description: 'echo a text back',
   parameters: z.object({ text: z.string(), delayMs: z.number().int().optional() }),
   risk: 'read',
@@ -198,6 +199,7 @@ describe('ToolCallAgent', () => {
         tools: () => [
           defineTool({
             name: 'echo',
+            kind: 'generic',
             description: 'waits for the signal',
             parameters: z.object({ text: z.string(), delayMs: z.number() }),
             risk: 'read',

@@ -5,6 +5,7 @@ import { htmlPage, startFixtureServer, type FixtureServer } from '../support/fix
 import { serveApp, type ServedApp } from './support/served-app.js';
 import { CHROMIUM_PATH, launchChromium, openPage, type WatchedPage } from './support/browser.js';
 import { call, finish, lastToolResult } from './support/scripts.js';
+import { fakeEngineRoutes } from '../search/search-fixtures.js';
 
 const RUN_TIMEOUT_MS = 90_000;
 
@@ -154,6 +155,25 @@ describe('tool cards against manus serve', () => {
     const card = page.page.locator('.tool-card[data-tool="browser_use"]').first();
     await card.locator('.tool-card-head').click();
     await card.locator('.browser-url', { hasText: first }).waitFor();
+  });
+
+  it("lists web search hits from the tool's structured result, as links", async () => {
+    site = await startFixtureServer();
+    for (const [path, route] of Object.entries(fakeEngineRoutes(site.baseUrl))) site.route(path, route);
+    const page = await runTask(
+      oneCall('web_search', { query: 'fixtures', num_results: 2 }, 'Two hits.'),
+      'Search for fixtures',
+      { config: { 'search.engines.duckduckgo.baseUrl': site.url('/ddg/html/'), 'search.fallbackEngines': '[]' } },
+    );
+    const card = page.page.locator('.tool-card[data-tool="web_search"]');
+    expect(await card.getAttribute('data-kind')).toBe('search');
+    await card.locator('.tool-card-head').click();
+    const hits = card.locator('.search-results li');
+    await hits.first().waitFor();
+    expect(await hits.locator('a').allInnerTexts()).toEqual(['DDG result 1 for fixtures', 'DDG result 2 for fixtures']);
+    expect(await hits.first().locator('a').getAttribute('href')).toBe(site.url('/page/1'));
+    expect(await hits.first().locator('p').innerText()).toBe('Snippet & text 1');
+    await page.screenshot('search-card-results');
   });
 
   it('asks before a risky tool under the approval policy; a denial goes back to the model', async () => {

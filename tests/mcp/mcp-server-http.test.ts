@@ -14,6 +14,7 @@ import { defineTool, toolOutput, type AnyTool } from '../../src/main/tool/tool.j
 /** A small real tool: writes a note into the session workspace and hands back the path it wrote. */
 const noteTool = defineTool({
   name: 'write_note',
+  kind: 'generic',
   description: 'Write a note file into the workspace',
   parameters: z.object({ file: z.string(), text: z.string() }),
   risk: 'write',

@@ -75,9 +75,11 @@ describe('session view reduction', () => {
           sessionId: SESSION,
           callId: 'c1',
           name: 'python_execute',
+          kind: 'python',
           args: { code: 'print(1)' },
           status: 'calling',
         },
+        // progress comes from inside the tool, without the kind: the card keeps the one it has
         {
           type: 'tool',
           sessionId: SESSION,
@@ -92,6 +94,7 @@ describe('session view reduction', () => {
           sessionId: SESSION,
           callId: 'c1',
           name: 'python_execute',
+          kind: 'python',
           args: { code: 'print(1)' },
           status: 'done',
           output: '1\n',
@@ -102,7 +105,13 @@ describe('session view reduction', () => {
     );
     expect(view.items).toHaveLength(1);
     const tool = view.items[0] as ToolItem;
-    expect(tool).toMatchObject({ status: 'done', output: '1\n', progress: '1\n', durationMs: 420 });
+    expect(tool).toMatchObject({
+      toolKind: 'python',
+      status: 'done',
+      output: '1\n',
+      progress: '1\n',
+      durationMs: 420,
+    });
     expect(tool.images).toEqual([image]);
     expect(view.screenshots).toEqual([]);
   });
@@ -117,19 +126,34 @@ describe('session view reduction', () => {
           sessionId: SESSION,
           callId: 'b1',
           name: 'browser_use',
+          kind: 'browser',
           args: { action: 'go_to_url', url: 'http://127.0.0.1/a' },
           status: 'done',
           images: [shot('A')],
+          data: { kind: 'browser', url: 'http://127.0.0.1/a/' },
         },
         {
           type: 'tool',
           sessionId: SESSION,
           callId: 'b2',
           name: 'browser_use',
+          kind: 'browser',
           args: { action: 'scroll_down' },
           status: 'done',
-          output: 'Scrolled on http://127.0.0.1/b',
+          output: 'Scrolled on http://127.0.0.1/elsewhere',
           images: [shot('B')],
+          data: { kind: 'browser', url: 'http://127.0.0.1/b' },
+        },
+        // an MCP tool that returns an image is not the browser
+        {
+          type: 'tool',
+          sessionId: SESSION,
+          callId: 'm1',
+          name: 'mcp_pics_browser_shot',
+          kind: 'mcp',
+          args: {},
+          status: 'done',
+          images: [shot('M')],
         },
       ]),
     );

@@ -34,12 +34,15 @@ export async function executeToolCall(call: ToolCall, options: ExecuteCallOption
   const { emit, sessionId, agent } = options;
   const started = performance.now();
   const parsed = parseArguments(call.arguments);
+  // a name the model made up has no tool behind it: its error shows in the generic view
+  const kind = options.tools.get(call.name)?.kind ?? 'generic';
   emit({
     type: 'tool',
     sessionId,
     agent,
     callId: call.id,
     name: call.name,
+    kind,
     args: parsed.ok ? parsed.value : call.arguments,
     status: 'calling',
   });
@@ -51,11 +54,13 @@ export async function executeToolCall(call: ToolCall, options: ExecuteCallOption
     agent,
     callId: call.id,
     name: call.name,
+    kind,
     args: parsed.ok ? parsed.value : call.arguments,
     status: result.error ? 'error' : 'done',
     output: result.output,
     error: result.error,
     images: result.images?.length ? result.images : undefined,
+    data: result.data,
     durationMs,
   });
   return { call, result, observation: observationOf(call.name, result, options.maxObserve) };

@@ -13,6 +13,8 @@ const LOAD_WAIT_MS = 3_000;
 export interface PageReport {
   text: string;
   images: Image[];
+  /** the address of the active tab when it was read */
+  url: string;
 }
 
 /** Notes about things that happened beside the action: tabs the page opened, downloads, a refused location. */
@@ -46,7 +48,7 @@ export async function reportPage(session: BrowserSession): Promise<PageReport> {
     try {
       // the index script and the screenshot run in the page at the same time
       const [state, screenshot] = await Promise.all([session.state(), session.screenshot()]);
-      return { text: [...notes, formatPageState(state)].join('\n'), images: [screenshot] };
+      return { text: [...notes, formatPageState(state)].join('\n'), images: [screenshot], url: state.url };
     } catch (error) {
       if (attempt >= STATE_ATTEMPTS || page.isClosed()) throw error;
       await delay(100 * attempt);

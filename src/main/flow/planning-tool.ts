@@ -183,6 +183,7 @@ export function executePlanning(
 export function planningTool(plans: PlanStore, knownAgents: readonly string[]): Tool<typeof PlanningParameters> {
   return defineTool({
     name: PLANNING_TOOL_NAME,
+    kind: 'plan',
     description:
       'Create and manage plans for complex tasks. Commands: create (title, steps), update (title and/or the full new ' +
       'list of steps), list, get, set_active, mark_step (step_index, step_status, step_notes), delete. Plans are saved ' +

@@ -15,6 +15,7 @@ export function mcpToolFor(
   const description = tool.description || tool.annotations?.title || tool.title || tool.name;
   return defineTool({
     name,
+    kind: 'mcp',
     description: `[MCP ${connection.name}] ${description}`,
     parameters: McpArgumentsSchema,
     inputJsonSchema: tool.inputSchema as Record<string, unknown>,

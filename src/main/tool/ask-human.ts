@@ -3,6 +3,7 @@ import { defineTool, toolError, toolOutput, type ToolContext } from './tool.js';
 
 export const askHumanTool = defineTool({
   name: 'ask_human',
+  kind: 'generic',
   description:
     'Ask the person a question and wait for the answer. Use it only when you cannot go on without their input (a choice, a missing detail, a login).',
   parameters: z.object({ inquire: z.string().min(1).describe('the question to ask') }),

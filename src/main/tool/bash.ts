@@ -43,6 +43,7 @@ type BashArgs = z.infer<typeof BashParameters>;
 
 export const bashTool = defineTool({
   name: 'bash',
+  kind: 'bash',
   description:
     'Run bash commands in the session sandbox (Debian, as an unprivileged user; working directory /workspace, which the user ' +
     'sees). One persistent shell per session. Output (stdout and stderr together) and the exit code are returned. A command ' +

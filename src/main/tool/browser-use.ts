@@ -65,7 +65,8 @@ async function withPageState(session: BrowserSession, outcome: string, failed: b
   try {
     const report = await reportPage(session);
     const text = `${message}\n\n${report.text}`;
-    return failed ? toolError(text, { images: report.images }) : toolOutput(text, { images: report.images });
+    const extra: ToolResult = { images: report.images, data: { kind: 'browser', url: report.url } };
+    return failed ? toolError(text, extra) : toolOutput(text, extra);
   } catch (error) {
     const note = `${message}\n\n(The page state could not be read: ${readableError(error)})`;
     return failed ? toolError(note) : toolOutput(note);
@@ -74,6 +75,7 @@ async function withPageState(session: BrowserSession, outcome: string, failed: b
 
 export const browserUseTool = defineTool({
   name: 'browser_use',
+  kind: 'browser',
   description: DESCRIPTION,
   parameters: BrowserUseParametersSchema,
   risk: 'network',

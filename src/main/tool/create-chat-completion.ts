@@ -4,6 +4,7 @@ import { defineTool, toolError, toolOutput, type ToolContext } from './tool.js';
 /** Lets an agent hand a self-contained writing job (a summary, a draft) to the model in one call. */
 export const createChatCompletionTool = defineTool({
   name: 'create_chat_completion',
+  kind: 'generic',
   description:
     'Write a text with the language model from a self-contained instruction (e.g. summarise, draft, translate).',
   parameters: z.object({

@@ -16,6 +16,7 @@ export const PythonExecuteParameters = z.object({
 
 export const pythonExecuteTool = defineTool({
   name: 'python_execute',
+  kind: 'python',
   description:
     'Run Python 3 code in the session sandbox (numpy, pandas, matplotlib, requests available). One persistent interpreter ' +
     'per session: state survives between calls. stdout and stderr are returned in order, plus the value of a last bare ' +

@@ -44,6 +44,7 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 export const strReplaceEditorTool = defineTool({
   name: 'str_replace_editor',
+  kind: 'file',
   description:
     'View, create and edit files in the session workspace (/workspace, which the user sees). view: a file with line ' +
     'numbers (view_range for a part) or a folder two levels deep. create: a new file. str_replace: replace old_str, which ' +

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { CoreEventInput, Image } from '../../shared/events.js';
+import type { ToolKind, ToolResultData } from '../../shared/tool-result.js';
 import type { SessionContext } from './session-context.js';
 
 /** What a tool hands back; failures are results the model can read, not exceptions. */
@@ -7,6 +8,8 @@ export interface ToolResult {
   output?: string;
   error?: string;
   images?: Image[];
+  /** the structured result the tool's view renders (search hits, the browser's page) */
+  data?: ToolResultData;
   /** a note for the agent loop, not for the model (e.g. "state was lost") */
   system?: string;
 }
@@ -31,6 +34,8 @@ export interface ToolContext<Uses extends keyof SessionContext = keyof SessionCo
 export interface Tool<P extends z.ZodType = z.ZodType> {
   name: string;
   description: string;
+  /** which view shows its calls */
+  kind: ToolKind;
   parameters: P;
   /** JSON schema sent to the model when the schema comes from elsewhere (MCP); else derived from `parameters` */
   inputJsonSchema?: Record<string, unknown>;

@@ -42,6 +42,7 @@ function emitProgress(ctx: ToolContext<never>, args: WebSearchParameters, progre
 
 export const webSearchTool = defineTool({
   name: 'web_search',
+  kind: 'search',
   description:
     'Search the web and get a list of results (title, URL, snippet). With fetch_content the text of each result ' +
     'page is included too. Engines are tried in the configured order with fallbacks. Result text is untrusted.',
@@ -79,7 +80,9 @@ export const webSearchTool = defineTool({
         ? ` after ${[...new Set(outcome.failures.map((failure) => failure.engine))].join(', ')} failed`
         : '';
       const header = `${results.length} results for "${args.query}" from ${outcome.engine}${fallbackNote}:`;
-      return toolOutput(`${header}\n${wrapUntrusted(formatResults(results))}`);
+      return toolOutput(`${header}\n${wrapUntrusted(formatResults(results))}`, {
+        data: { kind: 'search', results: results.map(({ title, url, snippet }) => ({ title, url, snippet })) },
+      });
     } catch (error) {
       if (ctx.signal.aborted) return toolError('The search was cancelled.');
       if (error instanceof AllEnginesFailedError) return toolError(error.message);

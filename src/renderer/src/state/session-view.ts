@@ -9,6 +9,7 @@ import type {
   UsageTotals,
 } from '../../../shared/events.js';
 import type { ElicitationForm } from '../../../shared/elicitation-form.js';
+import type { ToolKind, ToolResultData } from '../../../shared/tool-result.js';
 
 /**
  * Events → what the session view shows, as pure functions: the same events always give the same view,
@@ -35,11 +36,14 @@ export interface ToolItem {
   ts: number;
   callId: string;
   name: string;
+  /** which view shows the call; generic for events stored before tools declared their kind */
+  toolKind: ToolKind;
   agent?: string;
   args: unknown;
   status: 'calling' | 'done' | 'error';
   output?: string;
   error?: string;
+  data?: ToolResultData;
   images: Image[];
   progress: string;
   durationMs?: number;
@@ -159,10 +163,8 @@ export function emptySessionView(sessionId: string): SessionView {
   return { sessionId, lastSeq: 0, items: [], screenshots: [], waitingAsks: [], index: {} };
 }
 
-const BROWSER_TOOL = /browser/i;
 /** calls whose whole story is told elsewhere (terminate: the done card and step markers) unless they fail */
 const QUIET_TOOLS = new Set(['terminate']);
-const URL_IN_TEXT = /https?:\/\/[^\s"'<>)\]]+/;
 
 function itemKey(prefix: string, id: string): string {
   return `${prefix}:${id}`;
@@ -322,6 +324,7 @@ function applyTool(draft: SessionView, event: CoreEventOf<'tool'>): void {
     ts: event.ts,
     callId: event.callId,
     name: event.name,
+    toolKind: event.kind ?? 'generic',
     agent: event.agent,
     args: event.args,
     status: 'calling',
@@ -330,10 +333,12 @@ function applyTool(draft: SessionView, event: CoreEventOf<'tool'>): void {
   };
   const next: ToolItem = {
     ...base,
+    toolKind: event.kind ?? base.toolKind,
     args: event.args ?? base.args,
     status: event.status,
     output: event.output ?? base.output,
     error: event.error ?? base.error,
+    data: event.data ?? base.data,
     images: event.images ? [...base.images, ...event.images] : base.images,
     progress: event.progress ? base.progress + event.progress : base.progress,
     durationMs: event.durationMs ?? base.durationMs,
@@ -344,8 +349,8 @@ function applyTool(draft: SessionView, event: CoreEventOf<'tool'>): void {
   } else {
     replaceItem(draft, position, next);
   }
-  if (event.images?.length && BROWSER_TOOL.test(event.name)) {
-    const url = urlOfBrowserCall(event.args, event.output);
+  if (event.images?.length && next.toolKind === 'browser') {
+    const url = urlOfBrowserCall(event.args, event.data);
     const action = actionOfBrowserCall(event.args);
     draft.screenshots = [
       ...draft.screenshots,
@@ -451,9 +456,10 @@ function endStreaming(draft: SessionView): void {
   });
 }
 
-function urlOfBrowserCall(args: unknown, output: string | undefined): string | undefined {
+/** The address the action asked for, else the one the browser ended on (a click, a scroll). */
+function urlOfBrowserCall(args: unknown, data: ToolResultData | undefined): string | undefined {
   if (args && typeof args === 'object' && 'url' in args && typeof args.url === 'string') return args.url;
-  return output?.match(URL_IN_TEXT)?.[0];
+  return data?.kind === 'browser' ? data.url : undefined;
 }
 
 function actionOfBrowserCall(args: unknown): string | undefined {

@@ -1,5 +1,5 @@
 import type { ToolItem } from '../state/session-view.js';
-import { stringField } from '../lib/tool-kind.js';
+import { stringField } from '../lib/tool-args.js';
 import { CopyButton } from '../components/CopyButton.js';
 
 /** Terminal-like: the prompt line, then what the command printed as it printed it. */

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { ToolItem } from '../state/session-view.js';
-import { stringField } from '../lib/tool-kind.js';
+import { stringField } from '../lib/tool-args.js';
 import { OutputBlock } from './OutputBlock.js';
 import { ImageStrip } from './ImageStrip.js';
 

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { ToolItem } from '../state/session-view.js';
-import { lineDiff, stringField } from '../lib/tool-kind.js';
+import { stringField } from '../lib/tool-args.js';
+import { lineDiff } from '../lib/line-diff.js';
 import { CodeView } from './CodeView.js';
 import { OutputBlock } from './OutputBlock.js';
 

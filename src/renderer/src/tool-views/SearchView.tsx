@@ -1,12 +1,11 @@
 import { useTranslation } from 'react-i18next';
 import type { ToolItem } from '../state/session-view.js';
-import { parseSearchResults } from '../lib/tool-kind.js';
 import { safeUrl } from '../components/Markdown.js';
 import { OutputBlock } from './OutputBlock.js';
 
 export function SearchView({ item }: { item: ToolItem }) {
   const { t } = useTranslation();
-  const results = parseSearchResults(item.output);
+  const results = item.data?.kind === 'search' ? item.data.results : [];
   if (results.length === 0) return <OutputBlock item={item} />;
   return (
     <section className="tool-section">

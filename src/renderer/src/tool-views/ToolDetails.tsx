@@ -1,5 +1,4 @@
 import type { ToolItem } from '../state/session-view.js';
-import { toolKind } from '../lib/tool-kind.js';
 import { PythonView } from './PythonView.js';
 import { BashView } from './BashView.js';
 import { FileEditView } from './FileEditView.js';
@@ -9,7 +8,7 @@ import { RawView } from './RawView.js';
 
 /** The view made for each kind of tool. */
 export function ToolDetails({ item }: { item: ToolItem }) {
-  switch (toolKind(item.name)) {
+  switch (item.toolKind) {
     case 'python':
       return <PythonView item={item} />;
     case 'bash':

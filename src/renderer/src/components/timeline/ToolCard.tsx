@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ToolItem } from '../../state/session-view.js';
-import { toolKind, toolSummary } from '../../lib/tool-kind.js';
+import { toolSummary } from '../../lib/tool-args.js';
 import { formatDuration, imageSource } from '../../lib/format.js';
 import { ToolDetails } from '../../tool-views/ToolDetails.js';
 import { recogniseProblem } from '../../lib/problems.js';
@@ -29,7 +29,7 @@ export const ToolCard = memo(function ToolCard({
   onToggle: (key: string) => void;
 }) {
   const { t } = useTranslation();
-  const kind = toolKind(item.name);
+  const kind = item.toolKind;
   const firstImage = item.images[0];
   return (
     <article className={`tool-card tool-${item.status} ${open ? 'open' : ''}`} data-tool={item.name} data-kind={kind}>
@@ -38,7 +38,7 @@ export const ToolCard = memo(function ToolCard({
           {KIND_LABELS[kind]}
         </span>
         <span className="tool-name">{item.name}</span>
-        <span className="tool-summary">{toolSummary(item.name, item.args)}</span>
+        <span className="tool-summary">{toolSummary(kind, item.args)}</span>
         {!open && firstImage ? <img className="tool-thumb" src={imageSource(firstImage)} alt="" /> : null}
         <span className={`tool-status status-${item.status}`}>
           {item.status === 'calling' ? <span className="spinner" aria-hidden /> : null}
