@@ -1,4 +1,4 @@
-import { describeError } from '../session/run-errors.js';
+import { describeError } from './run-errors.js';
 import type { RunContext } from './mode-runner.js';
 import type { Plan } from '../store/plan-store.js';
 import { SUMMARY_SYSTEM_PROMPT, summaryPrompt } from './flow-prompts.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isLlmError } from '../llm/errors.js';
-import { describeError } from '../session/run-errors.js';
+import { describeError } from './run-errors.js';
 import type { NewPlanStep, Plan, PlanStep } from '../store/plan-store.js';
 import { BaseFlow, type FlowResult } from './base-flow.js';
 import { attachedImages } from './attached-images.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isLlmError } from '../llm/errors.js';
 import type { ChatMessage } from '../../shared/chat-message.js';
-import { describeError } from '../session/run-errors.js';
+import { describeError } from './run-errors.js';
 import type { Plan } from '../store/plan-store.js';
 import { toolSpec } from '../tool/tool-collection.js';
 import {

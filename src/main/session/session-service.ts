@@ -25,7 +25,7 @@ import type { ModeCatalog } from '../flow/mode-catalog.js';
 import type { RunContext, RunResult, StartTaskRequest } from '../flow/mode-runner.js';
 import { createLiveSessionContext, type LiveSessionContext } from './live-session-context.js';
 import { withSessionHooks } from './session-llm.js';
-import { describeError } from './run-errors.js';
+import { describeError } from '../flow/run-errors.js';
 import { claimRun, clearRunning, recoverDeadRuns } from './run-markers.js';
 
 export type { RunResult, StartTaskRequest } from '../flow/mode-runner.js';
