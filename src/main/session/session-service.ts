@@ -8,7 +8,7 @@ import { Memory } from '../agent/memory.js';
 import type { AppSettings } from '../../shared/settings/app-settings.js';
 import type { LlmConfig } from '../../shared/settings/llm-config.js';
 import type { EgressNetwork } from '../browser/egress-network.js';
-import { EventBus, type EventListener } from '../events/event-bus.js';
+import { EventBus, type EventListener } from './event-bus.js';
 import type { Llm } from '../llm/types.js';
 import type { SessionStore } from '../store/store-api.js';
 import { sessionWorkspaceDir } from '../store/data-dir.js';
