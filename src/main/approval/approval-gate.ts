@@ -2,7 +2,7 @@ import type { AppSettings } from '../../shared/settings/app-settings.js';
 import { mcpToolApproval } from '../mcp/mcp-approval.js';
 import type { GatedAction, ToolGate, ToolGateDecision } from '../tool/tool-gate.js';
 import type { HumanChannel } from '../human/human-channel.js';
-import type { ToolRisk } from '../tool/tool.js';
+import type { ToolRisk } from '../tool/tool-gate.js';
 
 /** Tools that only talk with the person or end the run: never worth a confirmation. */
 const NEVER_ASK = new Set(['terminate', 'ask_human']);

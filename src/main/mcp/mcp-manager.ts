@@ -1,20 +1,12 @@
 import { EventEmitter } from 'node:events';
 import type { AnyTool } from '../tool/tool.js';
-import type { McpClientHost } from './client-host.js';
-import type { McpCredentialStore } from './oauth/credential-store.js';
 import { McpSettingsSchema, type McpServerConfig, type McpSettings } from '../../shared/settings/mcp-settings.js';
-import { McpServerConnection, type McpServerStatus } from './server-connection.js';
+import { McpServerConnection, type McpConnectionOptions, type McpServerStatus } from './server-connection.js';
 import { mcpToolFor } from './mcp-tools.js';
 import { mcpToolName } from './tool-name.js';
 
 const TOOLS_CHANGED = 'tools-changed';
 
-export interface McpConnectionOptions {
-  /** answers servers' elicitation and sampling requests; without one they are not offered */
-  host?: McpClientHost;
-  /** remote servers' OAuth tokens: used and refreshed, never a new sign-in (that is `signInToMcpServer`) */
-  credentials?: McpCredentialStore;
-}
 const STATUS_CHANGED = 'status-changed';
 
 /**

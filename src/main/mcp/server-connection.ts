@@ -13,12 +13,13 @@ import {
   type Resource,
   type Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { McpConnectionOptions } from './mcp-manager.js';
 import { McpOAuthProvider, SignInRequiredError } from './oauth/oauth-provider.js';
 import type { McpServerConfig } from '../../shared/settings/mcp-settings.js';
 import { mcpLogPath, openTransport, type OpenedTransport } from './transport.js';
 import { toToolResult } from './tool-result.js';
 import { toolError, type ToolResult } from '../tool/tool.js';
+import type { McpClientHost } from './client-host.js';
+import type { McpCredentialStore } from './oauth/credential-store.js';
 
 const RECONNECT_BASE_DELAY_MS = 500;
 const RECONNECT_MAX_DELAY_MS = 30_000;
@@ -57,6 +58,13 @@ export interface CallOptions {
 interface CallInFlight {
   signal: AbortSignal;
   onLine: (line: string) => void;
+}
+
+export interface McpConnectionOptions {
+  /** answers servers' elicitation and sampling requests; without one they are not offered */
+  host?: McpClientHost;
+  /** remote servers' OAuth tokens: used and refreshed, never a new sign-in (that is `signInToMcpServer`) */
+  credentials?: McpCredentialStore;
 }
 
 /**

@@ -1,9 +1,15 @@
-import type { AnyTool } from './tool.js';
+/** How much a tool can change: drives the approval policy. */
+export type ToolRisk = 'read' | 'write' | 'execute' | 'network';
 
 export type ToolGateDecision = { allowed: true } | { allowed: false; reason: string };
 
 /** What the gate judges: a tool, or another action held to the same policy (an MCP server's sampling request). */
-export type GatedAction = Pick<AnyTool, 'name' | 'risk' | 'riskOf'>;
+export interface GatedAction {
+  name: string;
+  risk: ToolRisk;
+  /** the risk of one call when it depends on the arguments (viewing a file vs writing it) */
+  riskOf?: (args: unknown) => ToolRisk;
+}
 
 export interface ToolGateRequest {
   callId: string;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { CoreEventInput, Image } from '../../shared/events.js';
 import type { ToolKind, ToolResultData } from '../../shared/tool-result.js';
 import type { SessionContext } from './session-context.js';
+import type { ToolRisk } from './tool-gate.js';
 
 /** What a tool hands back; failures are results the model can read, not exceptions. */
 export interface ToolResult {
@@ -13,9 +14,6 @@ export interface ToolResult {
   /** a note for the agent loop, not for the model (e.g. "state was lost") */
   system?: string;
 }
-
-/** How much a tool can change: drives the approval policy. */
-export type ToolRisk = 'read' | 'write' | 'execute' | 'network';
 
 /** One call of a tool: who asked, how to report, how to stop, and the parts of the session (`Uses`) it may use. */
 export interface ToolContext<Uses extends keyof SessionContext = keyof SessionContext> {
