@@ -28,3 +28,18 @@ export const BrowserResultDataSchema = z.object({
  */
 export const ToolResultDataSchema = z.discriminatedUnion('kind', [SearchResultDataSchema, BrowserResultDataSchema]);
 export type ToolResultData = z.infer<typeof ToolResultDataSchema>;
+
+/**
+ * The view of a tool event recorded before tools declared their kind: the built-in tools of that time by their exact
+ * names. Their search results carry no structured data, so they show as text.
+ */
+const KINDS_OF_RECORDED_TOOLS: Readonly<Record<string, ToolKind>> = {
+  python_execute: 'python',
+  bash: 'bash',
+  str_replace_editor: 'file',
+  browser_use: 'browser',
+};
+
+export function kindOfRecordedTool(name: string): ToolKind {
+  return KINDS_OF_RECORDED_TOOLS[name] ?? 'generic';
+}

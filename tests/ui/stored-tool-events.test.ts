@@ -29,7 +29,7 @@ const OLD_SHAPE_EVENTS = [
 ];
 
 describe('tool events saved before kinds', () => {
-  it('load from SQLite and show in the generic view, their output kept', () => {
+  it('load from SQLite and open in the view of the built-in tool that made them, their output kept', () => {
     const dataDir = tempDir();
     const store = openStore(dataDir);
     const session = newSession(store);
@@ -57,10 +57,13 @@ describe('tool events saved before kinds', () => {
 
       const view = sessionViewFromEvents(session.id, events);
       const [search, browse] = view.items as ToolItem[];
+      // no structured results were stored then: the search shows as text
       expect(search).toMatchObject({ toolKind: 'generic', status: 'done', output: OLD_SHAPE_EVENTS[0].output });
       expect(search.data).toBeUndefined();
-      expect(browse).toMatchObject({ toolKind: 'generic', output: 'Opened https://manus.example/' });
+      expect(browse).toMatchObject({ toolKind: 'browser', output: 'Opened https://manus.example/' });
       expect(browse.images).toHaveLength(1);
+      // and its screenshot is in the browser panel, as it was when the session was recorded
+      expect(view.screenshots).toHaveLength(1);
     } finally {
       reopened.close();
     }

@@ -9,7 +9,7 @@ import type {
   UsageTotals,
 } from '../../../shared/events.js';
 import type { ElicitationForm } from '../../../shared/elicitation-form.js';
-import type { ToolKind, ToolResultData } from '../../../shared/tool-result.js';
+import { kindOfRecordedTool, type ToolKind, type ToolResultData } from '../../../shared/tool-result.js';
 
 /**
  * Events → what the session view shows, as pure functions: the same events always give the same view,
@@ -36,7 +36,7 @@ export interface ToolItem {
   ts: number;
   callId: string;
   name: string;
-  /** which view shows the call; generic for events stored before tools declared their kind */
+  /** which view shows the call (events stored before tools declared their kind: by the built-in tool's name) */
   toolKind: ToolKind;
   agent?: string;
   args: unknown;
@@ -324,7 +324,7 @@ function applyTool(draft: SessionView, event: CoreEventOf<'tool'>): void {
     ts: event.ts,
     callId: event.callId,
     name: event.name,
-    toolKind: event.kind ?? 'generic',
+    toolKind: event.kind ?? kindOfRecordedTool(event.name),
     agent: event.agent,
     args: event.args,
     status: 'calling',
