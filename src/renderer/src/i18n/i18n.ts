@@ -1,7 +1,6 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { en } from './en.js';
-import { enFeatures } from './en-features.js';
 import { zh } from './zh.js';
 import { applyTheme, resolvedLanguage } from '../features/prefs/preferences.js';
 
@@ -11,7 +10,7 @@ export function initI18n(): typeof i18next {
   document.documentElement.lang = lng === 'zh' ? 'zh-CN' : 'en';
   applyTheme();
   void i18next.use(initReactI18next).init({
-    resources: { en: { translation: { ...en, ...enFeatures } }, zh: { translation: zh } },
+    resources: { en: { translation: en }, zh: { translation: zh } },
     lng,
     fallbackLng: 'en',
     interpolation: { escapeValue: false },

@@ -1,11 +1,10 @@
 import type { en } from './en.js';
-import type { enFeatures } from './en-features.js';
 
 /** The same shape as the English strings, every leaf a string: a missing translation fails to compile. */
 type Translation<T> = { [K in keyof T]: T[K] extends string ? string : Translation<T[K]> };
 
 /** Simplified Chinese. */
-export const zh: Translation<typeof en & typeof enFeatures> = {
+export const zh: Translation<typeof en> = {
   app: {
     name: 'Manus',
     newSession: '新建会话',
