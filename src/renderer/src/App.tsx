@@ -10,7 +10,6 @@ import { WorkspacePanel } from './features/workspace/WorkspacePanel.js';
 import { readAttachment, type Attachment } from './features/workspace/file-reading.js';
 import { FirstRun } from './features/onboarding/FirstRun.js';
 import { useShortcuts } from './features/prefs/use-shortcuts.js';
-import './features/features.css';
 import { SessionHeader, type PanelChoice } from './components/SessionHeader.js';
 import { MessageList } from './components/MessageList.js';
 import { Composer } from './components/Composer.js';
@@ -20,6 +19,7 @@ import { ProblemBanner } from './components/ProblemBanner.js';
 import { ErrorBoundary } from './components/ErrorBoundary.js';
 import { Welcome } from './components/Welcome.js';
 import type { SessionView } from './state/session-view.js';
+import './shell/shell.css';
 
 function panelFor(choice: 'auto' | PanelChoice, view: SessionView | undefined): PanelChoice {
   if (choice !== 'auto') return choice;

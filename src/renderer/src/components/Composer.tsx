@@ -4,6 +4,7 @@ import { SESSION_MODES, type SessionMode } from '../../../shared/events.js';
 import type { ModelChoice } from '../../../shared/contract.js';
 import { formatBytes, type Attachment } from '../features/workspace/file-reading.js';
 import { PaperclipIcon } from '../features/common/PaperclipIcon.js';
+import './composer.css';
 
 const MAX_ROWS_PX = 240;
 

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import './common.css';
 
 /** A modal yes/no question (window.confirm is blocked in some shells and cannot be styled or translated). */
 export function ConfirmDialog({

@@ -8,6 +8,7 @@ import { PlanPanel } from '../../components/PlanPanel.js';
 import { BrowserPanel } from '../../components/BrowserPanel.js';
 import { failureOf, FailureText, type Failure } from '../common/use-action.js';
 import { reviewMarks } from './review-marks.js';
+import './sessions.css';
 
 const MARK_ICONS: Record<string, string> = {
   user: '●',
@@ -81,7 +82,7 @@ export function ReviewView({
   return (
     <div className="review" data-testid="review">
       <div className="review-bar">
-        <span className="badge review-badge">{t('review.title')}</span>
+        <span className="badge">{t('review.title')}</span>
         <button
           type="button"
           className="small"

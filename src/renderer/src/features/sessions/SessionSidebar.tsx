@@ -6,6 +6,7 @@ import { ConfirmDialog } from '../common/ConfirmDialog.js';
 import { downloadFile } from '../common/download.js';
 import { relativeTime } from './relative-time.js';
 import { Snippet } from './Snippet.js';
+import './sessions.css';
 
 const SEARCH_DEBOUNCE_MS = 200;
 /** the store keeps the newest 200; older ones are fetched a page at a time */
