@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SessionMode } from '../../shared/events.js';
 import { useAppState, type AppStore } from './state/app-store.js';
@@ -9,7 +9,7 @@ import type { SettingsTab } from './features/settings/settings-types.js';
 import { WorkspacePanel } from './features/workspace/WorkspacePanel.js';
 import { readAttachment, type Attachment } from './features/workspace/file-reading.js';
 import { FirstRun } from './features/onboarding/FirstRun.js';
-import { useShortcuts } from './features/prefs/use-shortcuts.js';
+import { useShortcut } from './shortcuts/use-shortcut.js';
 import { SessionHeader, type PanelChoice } from './components/SessionHeader.js';
 import { MessageList } from './components/MessageList.js';
 import { Composer } from './components/Composer.js';
@@ -55,21 +55,36 @@ export function App({ store }: { store: AppStore }) {
     [store],
   );
 
-  const shortcuts = useMemo(
-    () => ({
-      newSession: () => {
-        setSettingsTab(undefined);
-        store.newSession();
-      },
-      search: () => {
-        setSettingsTab(undefined);
-        setSearchSignal(Date.now());
-      },
-      settings: () => setSettingsTab((tab) => (tab ? undefined : 'providers')),
-    }),
-    [store],
+  useShortcut(
+    'newSession',
+    useCallback(() => {
+      setSettingsTab(undefined);
+      store.newSession();
+    }, [store]),
   );
-  useShortcuts(shortcuts);
+  useShortcut(
+    'search',
+    useCallback(() => {
+      setSettingsTab(undefined);
+      setSearchSignal(Date.now());
+    }, []),
+  );
+  useShortcut(
+    'settings',
+    useCallback(() => setSettingsTab((tab) => (tab ? undefined : 'providers')), []),
+  );
+  // Esc stops a running session (and is left alone otherwise); Ctrl/⌘+. always asks the open session to stop
+  useShortcut(
+    'stop',
+    useCallback(
+      (event) => {
+        const { activeId, views } = store.getState();
+        if (event.key === 'Escape' && !(activeId && views[activeId]?.status === 'running')) return false;
+        void store.stop();
+      },
+      [store],
+    ),
+  );
 
   // the desktop app's menu follows the language the UI shows
   useEffect(() => {
@@ -87,21 +102,6 @@ export function App({ store }: { store: AppStore }) {
     },
     [store, t],
   );
-
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape' && store.getState().activeId) {
-        const active = store.getState();
-        if (active.views[active.activeId!]?.status === 'running') {
-          event.preventDefault();
-          void store.stop();
-        }
-      }
-      if ((event.ctrlKey || event.metaKey) && event.key === '.') void store.stop();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [store]);
 
   const send = useCallback(
     async (task: string, mode: SessionMode, model: string | undefined) => {

@@ -9,13 +9,16 @@ import { AppStore } from './state/app-store.js';
 import { App } from './App.js';
 import { ErrorBoundary } from './components/ErrorBoundary.js';
 import { MissingToken } from './components/MissingToken.js';
+import { ShortcutProvider } from './shortcuts/use-shortcut.js';
 
 initI18n();
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <ErrorBoundary>
       {'client' in clientChoice ? (
-        <App store={new AppStore(clientChoice.client, prefetchedSession)} />
+        <ShortcutProvider>
+          <App store={new AppStore(clientChoice.client, prefetchedSession)} />
+        </ShortcutProvider>
       ) : (
         <MissingToken />
       )}

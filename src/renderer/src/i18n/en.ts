@@ -319,14 +319,9 @@ export const en = {
     stop: 'Stop the run',
     search: 'Search sessions',
     settings: 'Settings',
-    keys: {
-      newSession: 'Ctrl/⌘ + N  ·  Ctrl/⌘ + Shift + O',
-      send: 'Enter',
-      newline: 'Shift + Enter',
-      stop: 'Esc',
-      search: 'Ctrl/⌘ + K',
-      settings: 'Ctrl/⌘ + ,',
-    },
+    reviewPrevious: 'Previous moment in a review',
+    reviewNext: 'Next moment in a review',
+    closeDialog: 'Close a dialog',
   },
   sessions: {
     search: 'Search sessions…',

@@ -319,14 +319,9 @@ export const zh: Translation<typeof en> = {
     stop: '停止运行',
     search: '搜索会话',
     settings: '设置',
-    keys: {
-      newSession: 'Ctrl/⌘ + N  ·  Ctrl/⌘ + Shift + O',
-      send: 'Enter',
-      newline: 'Shift + Enter',
-      stop: 'Esc',
-      search: 'Ctrl/⌘ + K',
-      settings: 'Ctrl/⌘ + ,',
-    },
+    reviewPrevious: '回放中的上一个时刻',
+    reviewNext: '回放中的下一个时刻',
+    closeDialog: '关闭对话框',
   },
   sessions: {
     search: '搜索会话…',

@@ -6,6 +6,7 @@ import { ConfirmDialog } from '../common/ConfirmDialog.js';
 import { downloadFile } from '../common/download.js';
 import { relativeTime } from './relative-time.js';
 import { Snippet } from './Snippet.js';
+import { keysText } from '../../shortcuts/shortcuts.js';
 import './sessions.css';
 
 const SEARCH_DEBOUNCE_MS = 200;
@@ -151,7 +152,7 @@ export function SessionSidebar({
           className="primary small"
           onClick={() => store.newSession()}
           data-testid="new-session"
-          title={t('shortcuts.keys.newSession')}
+          title={keysText('newSession')}
         >
           + {t('app.newSession')}
         </button>
