@@ -4,6 +4,7 @@ import type { McpServerState } from '../../../../shared/contract.js';
 import { ConfirmDialog } from '../common/ConfirmDialog.js';
 import { FailureText, useAction } from '../common/use-action.js';
 import { linesToRecord, recordToLines, type McpServerEntry, type SectionProps } from './settings-types.js';
+import { McpServerEntrySchema, fieldProblems, isHttpUrl } from './settings-schemas.js';
 
 const STATUS_POLL_MS = 3_000;
 
@@ -265,19 +266,21 @@ function ServerForm({
   const saving = useAction();
   const set = <K extends keyof ServerDraft>(key: K, value: ServerDraft[K]) =>
     setDraft((current) => ({ ...current, [key]: value }));
+  // the name is a key of the settings, which the contract leaves open; it becomes part of tool names (mcp_<name>_<tool>)
   const nameProblem = !/^[A-Za-z0-9_-]+$/.test(draft.name.trim())
     ? t('settings.mcp.nameRule')
     : taken.includes(draft.name.trim())
       ? t('settings.providers.nameTaken')
       : undefined;
+  const entry = entryOf(draft);
+  const problems = fieldProblems(McpServerEntrySchema, entry, {
+    command: t('settings.mcp.commandRequired'),
+    url: t('settings.providers.badUrl'),
+  });
   const targetProblem =
-    draft.type === 'stdio'
-      ? draft.command.trim()
-        ? undefined
-        : t('settings.mcp.commandRequired')
-      : /^https?:\/\/\S+$/.test(draft.url.trim())
-        ? undefined
-        : t('settings.providers.badUrl');
+    entry.type === 'stdio'
+      ? problems.command
+      : (problems.url ?? (isHttpUrl(entry.url) ? undefined : t('settings.providers.badUrl')));
   return (
     <form
       className="settings-form"

@@ -4,6 +4,7 @@ import type { LlmTestReport } from '../../../../shared/contract.js';
 import { ConfirmDialog } from '../common/ConfirmDialog.js';
 import { FailureText, useAction } from '../common/use-action.js';
 import type { LlmEntry, SectionProps } from './settings-types.js';
+import { LlmEntrySchema, fieldProblems, isHttpUrl } from './settings-schemas.js';
 
 const PROVIDERS = ['openai', 'azure', 'compatible'] as const;
 
@@ -210,18 +211,22 @@ function ProviderForm({
   const set = <K extends keyof ProviderDraft>(key: K, value: ProviderDraft[K]) =>
     setDraft((current) => ({ ...current, [key]: value }));
 
+  // the name is a key of the settings, which the contract leaves open: unique and not empty is the form's rule
   const nameProblem = !draft.name.trim()
     ? t('settings.providers.nameRequired')
     : taken.includes(draft.name.trim())
       ? t('settings.providers.nameTaken')
       : undefined;
+  const entry = entryOf(draft);
+  const problems = fieldProblems(LlmEntrySchema, entry, { baseUrl: t('settings.providers.badUrl') });
   const urlProblem =
-    draft.baseUrl.trim() && !/^https?:\/\/\S+$/.test(draft.baseUrl.trim())
+    problems.baseUrl ??
+    (entry.baseUrl && !isHttpUrl(entry.baseUrl)
       ? t('settings.providers.badUrl')
-      : draft.provider !== 'openai' && !draft.baseUrl.trim()
+      : draft.provider !== 'openai' && !entry.baseUrl
         ? t('settings.providers.urlRequired')
-        : undefined;
-  const invalid = Boolean(nameProblem || urlProblem || !draft.model.trim());
+        : undefined);
+  const invalid = Boolean(nameProblem || urlProblem || problems.model);
 
   const test = async () => {
     setReport(undefined);
