@@ -35,7 +35,7 @@ export class ShortcutDispatcher {
       if (!shortcut || shortcut.scope !== 'app' || (shortcut.outsideTextFields && inTextField)) continue;
       if (!shortcut.chords.some((chord) => chordMatches(chord, event))) continue;
       if (binding.action(event) === false) continue;
-      event.preventDefault();
+      if (!shortcut.keepsDefault) event.preventDefault();
       return true;
     }
     return false;

@@ -17,6 +17,8 @@ export interface Shortcut {
   scope: 'app' | 'composer';
   /** keys that edit text (the arrows) are left to a focused text field */
   outsideTextFields?: true;
+  /** the browser still acts on the key too (the arrows scroll) */
+  keepsDefault?: true;
 }
 
 /** The fields of a KeyboardEvent a shortcut looks at (a DOM event, or a plain object in tests). */
@@ -41,8 +43,8 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { id: 'stop', scope: 'app', chords: [{ key: 'Escape' }, { key: '.', mod: true }] },
   { id: 'search', scope: 'app', chords: [{ key: 'k', mod: true }] },
   { id: 'settings', scope: 'app', chords: [{ key: ',', mod: true }] },
-  { id: 'reviewPrevious', scope: 'app', outsideTextFields: true, chords: [{ key: 'ArrowLeft' }] },
-  { id: 'reviewNext', scope: 'app', outsideTextFields: true, chords: [{ key: 'ArrowRight' }] },
+  { id: 'reviewPrevious', scope: 'app', outsideTextFields: true, keepsDefault: true, chords: [{ key: 'ArrowLeft' }] },
+  { id: 'reviewNext', scope: 'app', outsideTextFields: true, keepsDefault: true, chords: [{ key: 'ArrowRight' }] },
   { id: 'closeDialog', scope: 'app', chords: [{ key: 'Escape' }] },
 ];
 
