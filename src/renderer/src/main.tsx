@@ -1,5 +1,7 @@
 // first: makes the client and requests the open session's events before the rest of the app is evaluated
 import { clientChoice, prefetchedSession } from './boot.js';
+import './styles/tokens.css';
+import './styles/base.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { initI18n } from './i18n/i18n.js';
@@ -7,14 +9,16 @@ import { AppStore } from './state/app-store.js';
 import { App } from './App.js';
 import { ErrorBoundary } from './components/ErrorBoundary.js';
 import { MissingToken } from './components/MissingToken.js';
-import './styles/app.css';
+import { ShortcutProvider } from './shortcuts/use-shortcut.js';
 
 initI18n();
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <ErrorBoundary>
       {'client' in clientChoice ? (
-        <App store={new AppStore(clientChoice.client, prefetchedSession)} />
+        <ShortcutProvider>
+          <App store={new AppStore(clientChoice.client, prefetchedSession)} />
+        </ShortcutProvider>
       ) : (
         <MissingToken />
       )}

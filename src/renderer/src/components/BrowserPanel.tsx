@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Screenshot } from '../state/session-view.js';
 import { imageSource } from '../lib/format.js';
+import './panels.css';
 
 /** The latest browser screenshot, live; the scrubber goes back through the earlier ones. */
 export function BrowserPanel({ screenshots }: { screenshots: Screenshot[] }) {

@@ -4,6 +4,8 @@ import { SESSION_MODES, type SessionMode } from '../../../shared/events.js';
 import type { ModelChoice } from '../../../shared/contract.js';
 import { formatBytes, type Attachment } from '../features/workspace/file-reading.js';
 import { PaperclipIcon } from '../features/common/PaperclipIcon.js';
+import { shortcutMatches } from '../shortcuts/shortcuts.js';
+import './composer.css';
 
 const MAX_ROWS_PX = 240;
 
@@ -70,7 +72,7 @@ export function Composer({
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     // while an input method is composing, Enter picks a candidate, it does not send
-    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+    if (shortcutMatches('send', event) && !event.nativeEvent.isComposing) {
       event.preventDefault();
       void send();
     }

@@ -1,5 +1,6 @@
 import { Component, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import './error-boundary.css';
 
 function CrashNotice({ error, onRetry }: { error: Error; onRetry: () => void }) {
   const { t } = useTranslation();

@@ -4,6 +4,7 @@ import remarkGfm from 'remark-gfm';
 import rehypeSanitize from 'rehype-sanitize';
 import rehypeHighlight from 'rehype-highlight';
 import { CopyButton } from './CopyButton.js';
+import './markdown.css';
 
 /** Only these leave the app as links; `javascript:`, `data:`, `file:` and the rest are dropped. */
 const SAFE_LINK = /^(https?:|mailto:|#)/i;

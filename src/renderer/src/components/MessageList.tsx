@@ -3,6 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useTranslation } from 'react-i18next';
 import type { TimelineItem } from '../state/session-view.js';
 import { TimelineRow, type RowActions } from './timeline/TimelineRow.js';
+import './timeline/timeline.css';
 
 const ESTIMATED_ROW_PX = 96;
 const OVERSCAN_ROWS = 8;

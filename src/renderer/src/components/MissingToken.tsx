@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import './welcome.css';
 
 export function MissingToken() {
   const { t } = useTranslation();

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { STEP_MARKERS, type PlanView } from '../state/session-view.js';
 import { Markdown } from './Markdown.js';
+import './panels.css';
 
 /** The live plan: progress, the current step, and each step's notes, result and agent. */
 export function PlanPanel({ plan }: { plan: PlanView | undefined }) {

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { recogniseProblem } from '../lib/problems.js';
+import './problem-banner.css';
 
 /** An error as a readable banner: what happened, and the fix (the core's hint, or ours for known problems). */
 export function ProblemBanner({

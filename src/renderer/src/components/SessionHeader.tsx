@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SessionView } from '../state/session-view.js';
 import { formatCount } from '../lib/format.js';
+import './session-header.css';
 
 export type PanelChoice = 'plan' | 'browser' | 'files' | 'none';
 

@@ -1,11 +1,10 @@
 import type { en } from './en.js';
-import type { enFeatures } from './en-features.js';
 
 /** The same shape as the English strings, every leaf a string: a missing translation fails to compile. */
 type Translation<T> = { [K in keyof T]: T[K] extends string ? string : Translation<T[K]> };
 
 /** Simplified Chinese. */
-export const zh: Translation<typeof en & typeof enFeatures> = {
+export const zh: Translation<typeof en> = {
   app: {
     name: 'Manus',
     newSession: '新建会话',
@@ -320,14 +319,9 @@ export const zh: Translation<typeof en & typeof enFeatures> = {
     stop: '停止运行',
     search: '搜索会话',
     settings: '设置',
-    keys: {
-      newSession: 'Ctrl/⌘ + N  ·  Ctrl/⌘ + Shift + O',
-      send: 'Enter',
-      newline: 'Shift + Enter',
-      stop: 'Esc',
-      search: 'Ctrl/⌘ + K',
-      settings: 'Ctrl/⌘ + ,',
-    },
+    reviewPrevious: '回放中的上一个时刻',
+    reviewNext: '回放中的下一个时刻',
+    closeDialog: '关闭对话框',
   },
   sessions: {
     search: '搜索会话…',

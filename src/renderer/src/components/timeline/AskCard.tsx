@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { AskItem } from '../../state/session-view.js';
 import { Markdown } from '../Markdown.js';
 import { ElicitationCard } from './ElicitationCard.js';
+import './timeline.css';
 
 /** How the core reads an approval answer (parseApprovalAnswer), for the line shown once it is answered. */
 function approvalDecision(answer: string | undefined): 'always' | 'allow' | 'deny' {

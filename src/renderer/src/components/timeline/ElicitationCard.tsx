@@ -12,6 +12,7 @@ import {
 } from '../../../../shared/elicitation-form.js';
 import type { AskItem } from '../../state/session-view.js';
 import { Markdown } from '../Markdown.js';
+import './timeline.css';
 
 type Draft = Record<string, ElicitationValue | undefined>;
 

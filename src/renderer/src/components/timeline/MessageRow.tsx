@@ -3,6 +3,7 @@ import type { MessageItem } from '../../state/session-view.js';
 import { Markdown, isMarkdownCached } from '../Markdown.js';
 import { CopyButton } from '../CopyButton.js';
 import { imageSource } from '../../lib/format.js';
+import './timeline.css';
 
 /** While the list flies past, text not rendered before shows plain; Markdown follows when scrolling stops. */
 export const MessageRow = memo(function MessageRow({

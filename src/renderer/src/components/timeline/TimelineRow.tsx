@@ -6,6 +6,8 @@ import { ToolCard } from './ToolCard.js';
 import { AskCard } from './AskCard.js';
 import { ProblemBanner } from '../ProblemBanner.js';
 import { Markdown } from '../Markdown.js';
+import './timeline.css';
+import './tool-card.css';
 
 export interface RowActions {
   isOpen: (key: string) => boolean;

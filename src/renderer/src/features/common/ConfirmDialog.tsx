@@ -1,5 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useShortcut } from '../../shortcuts/use-shortcut.js';
+import './common.css';
 
 /** A modal yes/no question (window.confirm is blocked in some shells and cannot be styled or translated). */
 export function ConfirmDialog({
@@ -19,17 +21,9 @@ export function ConfirmDialog({
 }) {
   const { t } = useTranslation();
   const cancelRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    cancelRef.current?.focus();
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') {
-        event.stopPropagation();
-        onCancel();
-      }
-    };
-    window.addEventListener('keydown', onKey, true);
-    return () => window.removeEventListener('keydown', onKey, true);
-  }, [onCancel]);
+  useEffect(() => cancelRef.current?.focus(), []);
+  // bound after the run's Esc, so it is asked first: Esc closes the dialog and does not stop the run
+  useShortcut('closeDialog', onCancel);
   return (
     <div className="modal-backdrop" onMouseDown={onCancel}>
       <div

@@ -1,5 +1,6 @@
 import { useCallback, useState } from 'react';
 import { ClientError } from '../../client/manus-client.js';
+import './common.css';
 
 export interface Failure {
   message: string;

@@ -1,4 +1,6 @@
 import { useTranslation } from 'react-i18next';
+import '../../components/welcome.css';
+import './onboarding.css';
 
 /** First start without any model: one clear way forward, adding a provider. */
 export function FirstRun({ onAddProvider }: { onAddProvider: () => void }) {

@@ -6,7 +6,8 @@ export type LanguageChoice = 'system' | 'en' | 'zh';
 export type ThemeChoice = 'system' | 'light' | 'dark';
 
 const LANGUAGE_KEY = 'manus.language';
-const THEME_KEY = 'manus.theme';
+/** also read by public/theme.js, which applies a stored choice before first paint */
+export const THEME_KEY = 'manus.theme';
 
 function read<T extends string>(key: string, allowed: readonly T[], fallback: T): T {
   try {

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CoreEvent } from '../../../../shared/events.js';
 import type { ManusClient } from '../../client/manus-client.js';
@@ -8,6 +8,8 @@ import { PlanPanel } from '../../components/PlanPanel.js';
 import { BrowserPanel } from '../../components/BrowserPanel.js';
 import { failureOf, FailureText, type Failure } from '../common/use-action.js';
 import { reviewMarks } from './review-marks.js';
+import { useShortcut } from '../../shortcuts/use-shortcut.js';
+import './sessions.css';
 
 const MARK_ICONS: Record<string, string> = {
   user: '●',
@@ -59,16 +61,17 @@ export function ReviewView({
     [events, position, sessionId],
   );
 
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement) return;
-      if (event.key === 'ArrowLeft')
-        setPosition((at) => [...marks].reverse().find((mark) => mark.position < at)?.position ?? 0);
-      if (event.key === 'ArrowRight') setPosition((at) => marks.find((mark) => mark.position > at)?.position ?? at);
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [marks]);
+  useShortcut(
+    'reviewPrevious',
+    useCallback(
+      () => setPosition((at) => [...marks].reverse().find((mark) => mark.position < at)?.position ?? 0),
+      [marks],
+    ),
+  );
+  useShortcut(
+    'reviewNext',
+    useCallback(() => setPosition((at) => marks.find((mark) => mark.position > at)?.position ?? at), [marks]),
+  );
 
   if (!events) {
     return failure ? <FailureText failure={failure} /> : <div className="timeline-empty">{t('app.loading')}</div>;
@@ -81,7 +84,7 @@ export function ReviewView({
   return (
     <div className="review" data-testid="review">
       <div className="review-bar">
-        <span className="badge review-badge">{t('review.title')}</span>
+        <span className="badge">{t('review.title')}</span>
         <button
           type="button"
           className="small"

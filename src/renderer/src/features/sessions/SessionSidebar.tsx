@@ -4,17 +4,11 @@ import type { SessionSummary } from '../../../../shared/contract.js';
 import type { AppStore } from '../../state/app-store.js';
 import { ConfirmDialog } from '../common/ConfirmDialog.js';
 import { downloadFile } from '../common/download.js';
-import { relativeTime } from './relative-time.js';
-import { Snippet } from './Snippet.js';
-
-const SEARCH_DEBOUNCE_MS = 200;
-/** the store keeps the newest 200; older ones are fetched a page at a time */
-const PAGE_SIZE = 200;
-
-interface Hit {
-  summary: SessionSummary;
-  snippet?: string;
-}
+import { keysText } from '../../shortcuts/shortcuts.js';
+import { SessionRow } from './SessionRow.js';
+import { useSessionSearch, type SessionHit } from './use-session-search.js';
+import { useOlderSessions } from './use-older-sessions.js';
+import './sessions.css';
 
 /** The sessions, newest first: status badges, full-text search, rename, export, delete. */
 export function SessionSidebar({
@@ -31,47 +25,19 @@ export function SessionSidebar({
   searchSignal?: number;
   onOpenSettings: () => void;
 }) {
-  const { t, i18n } = useTranslation();
-  const [query, setQuery] = useState('');
-  const [hits, setHits] = useState<Hit[]>();
+  const { t } = useTranslation();
+  const search = useSessionSearch(store, sessions);
+  const older = useOlderSessions(store, sessions);
   const [renaming, setRenaming] = useState<string>();
   const [menuFor, setMenuFor] = useState<string>();
   const [deleting, setDeleting] = useState<SessionSummary>();
   const searchRef = useRef<HTMLInputElement>(null);
-  const [older, setOlder] = useState<SessionSummary[]>([]);
-  const [olderDone, setOlderDone] = useState(false);
 
   useEffect(() => {
     if (searchSignal) searchRef.current?.focus();
   }, [searchSignal]);
 
-  useEffect(() => {
-    const trimmed = query.trim();
-    if (!trimmed) return;
-    let current = true;
-    const timer = setTimeout(() => {
-      store.client.call('searchSessions', { query: trimmed, limit: 50 }).then(
-        (found) => {
-          if (!current) return;
-          setHits(
-            found.map((hit) => ({
-              summary: sessions.find((summary) => summary.session.id === hit.session.id) ?? {
-                session: hit.session,
-                running: false,
-              },
-              snippet: hit.snippet,
-            })),
-          );
-        },
-        (error: unknown) => current && store.fail(error),
-      );
-    }, SEARCH_DEBOUNCE_MS);
-    return () => {
-      current = false;
-      clearTimeout(timer);
-    };
-  }, [query, sessions, store]);
-
+  // an open row menu closes on the next click anywhere
   useEffect(() => {
     if (!menuFor) return;
     const close = () => setMenuFor(undefined);
@@ -85,9 +51,7 @@ export function SessionSidebar({
     try {
       const renamed = await store.client.call('renameSession', { sessionId, title: title.trim() });
       await store.refreshSessions();
-      setOlder((current) =>
-        current.map((summary) => (summary.session.id === sessionId ? { ...summary, session: renamed } : summary)),
-      );
+      older.renamed(renamed);
     } catch (error) {
       store.fail(error);
     }
@@ -113,29 +77,14 @@ export function SessionSidebar({
       await store.client.call('deleteSession', { sessionId });
       if (store.getState().activeId === sessionId) store.newSession();
       await store.refreshSessions();
-      setHits((current) => current?.filter((hit) => hit.summary.session.id !== sessionId));
-      setOlder((current) => current.filter((summary) => summary.session.id !== sessionId));
+      search.dropHit(sessionId);
+      older.removed(sessionId);
     } catch (error) {
       store.fail(error);
     }
   };
 
-  // hits of an earlier query are not shown once the box is cleared
-  const shownHits = query.trim() ? hits : undefined;
-  const known = new Set(sessions.map((summary) => summary.session.id));
-  const listed = [...sessions, ...older.filter((summary) => !known.has(summary.session.id))];
-  const rows: Hit[] = shownHits ?? listed.map((summary) => ({ summary }));
-  const canLoadMore = !shownHits && !olderDone && listed.length >= PAGE_SIZE;
-
-  const loadMore = async () => {
-    try {
-      const page = await store.client.call('listSessions', { limit: PAGE_SIZE, offset: listed.length });
-      setOlder((current) => [...current, ...page]);
-      if (page.length < PAGE_SIZE) setOlderDone(true);
-    } catch (error) {
-      store.fail(error);
-    }
-  };
+  const rows: SessionHit[] = search.hits ?? older.listed.map((summary) => ({ summary }));
   return (
     <nav className="sidebar" aria-label={t('app.sessions')}>
       <div className="sidebar-head">
@@ -150,7 +99,7 @@ export function SessionSidebar({
           className="primary small"
           onClick={() => store.newSession()}
           data-testid="new-session"
-          title={t('shortcuts.keys.newSession')}
+          title={keysText('newSession')}
         >
           + {t('app.newSession')}
         </button>
@@ -159,119 +108,49 @@ export function SessionSidebar({
         <input
           ref={searchRef}
           type="search"
-          value={query}
+          value={search.query}
           placeholder={t('sessions.search')}
-          onChange={(event) => setQuery(event.target.value)}
+          onChange={(event) => search.setQuery(event.target.value)}
           onKeyDown={(event) => {
-            if (event.key === 'Escape') setQuery('');
+            if (event.key === 'Escape') search.setQuery('');
           }}
           aria-label={t('sessions.search')}
           data-testid="session-search"
         />
       </div>
       <div className="sidebar-label">
-        {shownHits ? t('sessions.results', { count: shownHits.length }) : t('app.sessions')}
+        {search.hits ? t('sessions.results', { count: search.hits.length }) : t('app.sessions')}
       </div>
       <ul className="session-list" data-testid="session-list">
         {rows.length === 0 ? (
-          <li className="sidebar-empty">{shownHits ? t('sessions.noResults') : t('app.noSessions')}</li>
+          <li className="sidebar-empty">{search.hits ? t('sessions.noResults') : t('app.noSessions')}</li>
         ) : null}
-        {rows.map(({ summary: { session, running }, snippet }) => {
-          const status = running ? 'running' : session.status;
+        {rows.map(({ summary, snippet }) => {
+          const sessionId = summary.session.id;
           return (
-            <li key={session.id} className="session-row" data-session-row={session.id}>
-              {renaming === session.id ? (
-                <input
-                  className="rename-input"
-                  defaultValue={session.title}
-                  autoFocus
-                  aria-label={t('sessions.rename')}
-                  data-testid="rename-input"
-                  onKeyDown={(event) => {
-                    if (event.key === 'Enter') void rename(session.id, event.currentTarget.value);
-                    if (event.key === 'Escape') setRenaming(undefined);
-                  }}
-                  onBlur={(event) => void rename(session.id, event.currentTarget.value)}
-                />
-              ) : (
-                <button
-                  type="button"
-                  className={`session-link ${session.id === activeId ? 'active' : ''}`}
-                  onClick={() => void store.openSession(session.id)}
-                  onDoubleClick={() => setRenaming(session.id)}
-                  data-session={session.id}
-                >
-                  <span className="session-link-text">
-                    <span className="session-title">{session.title || session.id}</span>
-                    {snippet ? (
-                      <Snippet text={snippet} />
-                    ) : (
-                      <span className="session-when">{relativeTime(session.updatedAt, i18n.language)}</span>
-                    )}
-                  </span>
-                  <span className={`status-badge status-${status}`} data-status={status}>
-                    {status === 'running' ? <span className="spinner" aria-hidden /> : null}
-                    {t(`status.${status}`)}
-                  </span>
-                </button>
-              )}
-              <button
-                type="button"
-                className="ghost row-menu-button"
-                aria-label={t('sessions.actions')}
-                aria-haspopup="menu"
-                aria-expanded={menuFor === session.id}
-                onClick={(event) => {
-                  event.stopPropagation();
-                  setMenuFor(menuFor === session.id ? undefined : session.id);
-                }}
-                data-testid="session-menu"
-              >
-                ⋯
-              </button>
-              {menuFor === session.id ? (
-                <div className="row-menu" role="menu">
-                  {status === 'interrupted' ? (
-                    <button type="button" role="menuitem" onClick={() => void resume(session.id)} data-action="resume">
-                      ↻ {t('session.resume')}
-                    </button>
-                  ) : null}
-                  <button type="button" role="menuitem" onClick={() => setRenaming(session.id)} data-action="rename">
-                    {t('sessions.rename')}
-                  </button>
-                  <button
-                    type="button"
-                    role="menuitem"
-                    onClick={() => void exportAs(session.id, 'md')}
-                    data-action="export-md"
-                  >
-                    {t('sessions.exportMd')}
-                  </button>
-                  <button
-                    type="button"
-                    role="menuitem"
-                    onClick={() => void exportAs(session.id, 'json')}
-                    data-action="export-json"
-                  >
-                    {t('sessions.exportJson')}
-                  </button>
-                  <button
-                    type="button"
-                    role="menuitem"
-                    className="danger-text"
-                    onClick={() => setDeleting({ session, running })}
-                    data-action="delete"
-                  >
-                    {t('common.delete')}
-                  </button>
-                </div>
-              ) : null}
-            </li>
+            <SessionRow
+              key={sessionId}
+              summary={summary}
+              snippet={snippet}
+              active={sessionId === activeId}
+              renaming={renaming === sessionId}
+              menuOpen={menuFor === sessionId}
+              actions={{
+                open: () => void store.openSession(sessionId),
+                startRename: () => setRenaming(sessionId),
+                rename: (title) => void rename(sessionId, title),
+                cancelRename: () => setRenaming(undefined),
+                toggleMenu: () => setMenuFor(menuFor === sessionId ? undefined : sessionId),
+                resume: () => void resume(sessionId),
+                exportAs: (format) => void exportAs(sessionId, format),
+                askDelete: () => setDeleting(summary),
+              }}
+            />
           );
         })}
-        {canLoadMore ? (
+        {!search.hits && older.canLoadMore ? (
           <li>
-            <button type="button" className="ghost small load-more" onClick={() => void loadMore()}>
+            <button type="button" className="ghost small load-more" onClick={() => void older.loadMore()}>
               {t('sessions.loadMore')}
             </button>
           </li>

@@ -8,6 +8,7 @@ import {
   type LanguageChoice,
   type ThemeChoice,
 } from '../prefs/preferences.js';
+import { ShortcutHelp } from '../../shortcuts/ShortcutHelp.js';
 
 /** Language and theme: both follow the system unless chosen here; kept per machine. */
 export function AppearanceSection() {
@@ -49,18 +50,7 @@ export function AppearanceSection() {
         </select>
       </label>
       <h3>{t('settings.appearance.shortcuts')}</h3>
-      <table className="shortcut-table">
-        <tbody>
-          {(['newSession', 'send', 'newline', 'stop', 'search', 'settings'] as const).map((name) => (
-            <tr key={name}>
-              <td>{t(`shortcuts.${name}`)}</td>
-              <td>
-                <kbd>{t(`shortcuts.keys.${name}`)}</kbd>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <ShortcutHelp />
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { SandboxState } from '../../../../shared/contract.js';
 import { FailureText, useAction } from '../common/use-action.js';
 import type { SectionProps } from './settings-types.js';
+import { MIN_MEMORY_MB, MIN_WORKSPACE_QUOTA_MB } from './settings-schemas.js';
 
 const POLL_RUNNING_MS = 1_000;
 const POLL_IDLE_MS = 10_000;
@@ -123,10 +124,12 @@ export function SandboxSection({ client, settings, save }: SectionProps) {
             <span>{t('settings.sandbox.memory')}</span>
             <input
               type="number"
-              min={64}
+              min={MIN_MEMORY_MB}
               step={64}
               value={draft.memoryMb}
-              onChange={(event) => setDraft({ ...draft, memoryMb: Math.max(64, Number(event.target.value) || 64) })}
+              onChange={(event) =>
+                setDraft({ ...draft, memoryMb: Math.max(MIN_MEMORY_MB, Number(event.target.value) || MIN_MEMORY_MB) })
+              }
               data-testid="sandbox-memory"
             />
           </label>
@@ -144,11 +147,14 @@ export function SandboxSection({ client, settings, save }: SectionProps) {
             <span>{t('settings.sandbox.workspaceQuota')}</span>
             <input
               type="number"
-              min={0}
+              min={MIN_WORKSPACE_QUOTA_MB}
               step={512}
               value={draft.workspaceQuotaMb}
               onChange={(event) =>
-                setDraft({ ...draft, workspaceQuotaMb: Math.max(0, Math.round(Number(event.target.value) || 0)) })
+                setDraft({
+                  ...draft,
+                  workspaceQuotaMb: Math.max(MIN_WORKSPACE_QUOTA_MB, Math.round(Number(event.target.value) || 0)),
+                })
               }
               data-testid="sandbox-workspace-quota"
             />

@@ -10,6 +10,7 @@ import { SandboxSection } from './SandboxSection.js';
 import { BrowserSection } from './BrowserSection.js';
 import { ApprovalSection } from './ApprovalSection.js';
 import { AppearanceSection } from './AppearanceSection.js';
+import './settings.css';
 
 const TAB_ICONS: Record<SettingsTab, string> = {
   providers: '◇',

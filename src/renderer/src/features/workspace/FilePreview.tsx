@@ -4,6 +4,7 @@ import type { WorkspaceFile } from '../../../../shared/contract.js';
 import { CodeView } from '../../tool-views/CodeView.js';
 import { base64ToBytes } from '../common/download.js';
 import { parseCsv } from './csv.js';
+import './workspace.css';
 
 const LANGUAGE_BY_EXTENSION: Record<string, string> = {
   py: 'python',

@@ -6,6 +6,7 @@ import { base64ToBytes, downloadFile } from '../common/download.js';
 import { failureOf, FailureText, type Failure } from '../common/use-action.js';
 import { FilePreview } from './FilePreview.js';
 import { formatBytes, readAttachment } from './file-reading.js';
+import './workspace.css';
 
 const KIND_ICONS: Record<string, string> = {
   image: '▨',

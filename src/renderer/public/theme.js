@@ -1,0 +1,8 @@
+// A blocking same-origin script (allowed by the CSP's script-src 'self'), run before the stylesheet and the app, so a
+// forced theme is on <html> at first paint. Key and values: THEME_KEY and ThemeChoice in features/prefs/preferences.ts.
+try {
+  const theme = localStorage.getItem('manus.theme');
+  if (theme === 'light' || theme === 'dark') document.documentElement.dataset.theme = theme;
+} catch {
+  // storage refused (a private window): the system's theme applies
+}

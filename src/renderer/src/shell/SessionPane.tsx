@@ -1,0 +1,65 @@
+import { useCallback } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { AppStore } from '../state/app-store.js';
+import type { SessionView } from '../state/session-view.js';
+import { SessionHeader, type PanelChoice } from '../components/SessionHeader.js';
+import { MessageList } from '../components/MessageList.js';
+import { ReviewView } from '../features/sessions/ReviewView.js';
+
+/** The open session: its header with the review and files toggles, then its timeline or its review. */
+export function SessionPane({
+  store,
+  view,
+  panel,
+  inReview,
+  onReview,
+}: {
+  store: AppStore;
+  view: SessionView;
+  panel: PanelChoice;
+  inReview: boolean;
+  onReview: (sessionId: string | undefined) => void;
+}) {
+  const { t } = useTranslation();
+  const running = view.status === 'running';
+  const answer = useCallback((askId: string, reply: string) => store.answer(askId, reply), [store]);
+  return (
+    <>
+      <SessionHeader
+        view={view}
+        panel={panel}
+        onPanel={(choice) => store.showPanel(choice)}
+        onResume={() => void store.resume()}
+        extra={
+          <>
+            {!running && view.items.length > 0 ? (
+              <button
+                type="button"
+                className={inReview ? 'toggle active' : 'toggle'}
+                onClick={() => onReview(inReview ? undefined : view.sessionId)}
+                data-testid="toggle-review"
+              >
+                ▶ {t('review.button')}
+              </button>
+            ) : null}
+            <button
+              type="button"
+              className={panel === 'files' ? 'toggle active' : 'toggle'}
+              onClick={() => store.showPanel(panel === 'files' ? 'none' : 'files')}
+              data-testid="toggle-files"
+            >
+              {t('workspace.title')}
+            </button>
+          </>
+        }
+      />
+      {inReview ? (
+        <ReviewView client={store.client} sessionId={view.sessionId} onExit={() => onReview(undefined)} />
+      ) : view.items.length > 0 ? (
+        <MessageList sessionId={view.sessionId} items={view.items} live={running} onAnswer={answer} />
+      ) : (
+        <div className="timeline-empty">{running ? t('session.emptyRun') : t('app.loading')}</div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,57 @@
+import { useTranslation } from 'react-i18next';
+import type { AppState, AppStore } from '../state/app-store.js';
+import type { SessionView } from '../state/session-view.js';
+import type { PanelChoice } from '../components/SessionHeader.js';
+import { ErrorBoundary } from '../components/ErrorBoundary.js';
+import { PlanPanel } from '../components/PlanPanel.js';
+import { BrowserPanel } from '../components/BrowserPanel.js';
+import { WorkspacePanel } from '../features/workspace/WorkspacePanel.js';
+import './shell.css';
+
+/** The panel shown beside a session: the chosen one, or in auto the plan when there is one, else the browser. */
+export function panelFor(choice: AppState['sidePanel'], view: SessionView | undefined): PanelChoice {
+  if (choice !== 'auto') return choice;
+  if (view?.plan) return 'plan';
+  if (view?.screenshots.length) return 'browser';
+  return 'none';
+}
+
+/** The open session's plan, workspace files or browser screenshots, beside the timeline. */
+export function SidePanel({
+  store,
+  view,
+  panel,
+  canOpen,
+}: {
+  store: AppStore;
+  view: SessionView;
+  panel: Exclude<PanelChoice, 'none'>;
+  /** the desktop app can open files with the system's apps */
+  canOpen: boolean;
+}) {
+  const { t } = useTranslation();
+  return (
+    <aside
+      className={`side-panel ${panel === 'files' ? 'files-panel' : ''}`}
+      aria-label={
+        panel === 'plan' ? t('plan.title') : panel === 'files' ? t('workspace.title') : t('browserPanel.title')
+      }
+    >
+      <ErrorBoundary resetKey={`${view.sessionId}:${panel}`}>
+        {panel === 'plan' ? (
+          <PlanPanel plan={view.plan} />
+        ) : panel === 'files' ? (
+          <WorkspacePanel
+            key={view.sessionId}
+            client={store.client}
+            sessionId={view.sessionId}
+            changeKey={view.lastSeq}
+            canOpen={canOpen}
+          />
+        ) : (
+          <BrowserPanel screenshots={view.screenshots} />
+        )}
+      </ErrorBoundary>
+    </aside>
+  );
+}

@@ -1,0 +1,20 @@
+import { useTranslation } from 'react-i18next';
+import { FirstRun } from '../features/onboarding/FirstRun.js';
+import { Welcome } from '../components/Welcome.js';
+
+/** No session open: a session loading, the first-run steps when no model is set up, else the welcome examples. */
+export function StartPane({
+  loading,
+  noModel,
+  onAddProvider,
+  onPickExample,
+}: {
+  loading: boolean;
+  noModel: boolean;
+  onAddProvider: () => void;
+  onPickExample: (task: string) => void;
+}) {
+  const { t } = useTranslation();
+  if (loading) return <div className="timeline-empty">{t('app.loading')}</div>;
+  return noModel ? <FirstRun onAddProvider={onAddProvider} /> : <Welcome onPick={onPickExample} />;
+}
