@@ -22,24 +22,19 @@ export type AgentConstructor = (deps: AgentFactoryDeps) => ToolCallAgent;
 /** The agents a core can run, by the name sessions, flows and `[TAG]`s use. */
 export type AgentCatalog = Readonly<Record<string, AgentConstructor>>;
 
+/** An agent's budgets: the caller's step limit (a flow step's) or the settings', and the settings' output limit. */
+function withBudgets(deps: AgentFactoryDeps, maxObserve = deps.settings.maxObserve) {
+  return { ...deps, maxSteps: deps.maxSteps ?? deps.settings.maxSteps, maxObserve };
+}
+
 /** The agents of the seeds: the general one and the specialists a flow hands steps to. */
 export const BUILTIN_AGENTS: AgentCatalog = {
-  manus: (deps) =>
-    new Manus({ ...deps, maxSteps: deps.maxSteps ?? deps.settings.maxSteps, maxObserve: deps.settings.maxObserve }),
+  manus: (deps) => new Manus(withBudgets(deps)),
+  // a data analyst reads wide tables and long logs: it sees at least DATA_ANALYSIS_MAX_OBSERVE characters of output
   data_analysis: (deps) =>
-    new DataAnalysisAgent({
-      ...deps,
-      maxSteps: deps.maxSteps ?? deps.settings.maxSteps,
-      maxObserve: Math.max(deps.settings.maxObserve, DATA_ANALYSIS_MAX_OBSERVE),
-    }),
-  swe: (deps) =>
-    new SweAgent({ ...deps, maxSteps: deps.maxSteps ?? deps.settings.maxSteps, maxObserve: deps.settings.maxObserve }),
-  browser: (deps) =>
-    new BrowserAgent({
-      ...deps,
-      maxSteps: deps.maxSteps ?? deps.settings.maxSteps,
-      maxObserve: deps.settings.maxObserve,
-    }),
+    new DataAnalysisAgent(withBudgets(deps, Math.max(deps.settings.maxObserve, DATA_ANALYSIS_MAX_OBSERVE))),
+  swe: (deps) => new SweAgent(withBudgets(deps)),
+  browser: (deps) => new BrowserAgent(withBudgets(deps)),
 };
 
 export function createAgent(catalog: AgentCatalog, name: string, deps: AgentFactoryDeps): ToolCallAgent {
