@@ -170,7 +170,11 @@ describe('the web_search browser action', () => {
 describe('process lifetime', () => {
   it('lets the process exit once the last session released its browser', async () => {
     const script = new URL('./fixtures/browse-and-exit.ts', import.meta.url).pathname;
-    const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // the session context reaches the sandbox, whose drivers are `?raw` imports: the raw-text hook loads them
+    const rawText = new URL('../../scripts/raw-text/register.mjs', import.meta.url).pathname;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--import', rawText, script], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
