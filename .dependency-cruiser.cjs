@@ -62,14 +62,14 @@ module.exports = {
       comment: 'the contract runs in every process, the renderer included: it imports zod and itself, nothing else',
       severity: 'error',
       from: { path: '^src/shared/' },
-      to: { pathNot: ['^src/shared/', '^node_modules/zod/'] },
+      to: { pathNot: ['^src/shared/', '(^|/)node_modules/zod/'] },
     },
     {
       name: 'core-without-electron',
       comment: 'the core runs the same in the CLI, the web server and tests: only src/main/electron may use Electron',
       severity: 'error',
       from: { path: '^src/main/', pathNot: '^src/main/electron/' },
-      to: { path: '^node_modules/electron/' },
+      to: { path: '(^|/)node_modules/electron/' },
     },
     {
       name: 'renderer-through-the-contract',
