@@ -11,7 +11,11 @@ import { deleteSessionEverywhere } from '../store/session-files.js';
 import { cleanupClient, removeSessionSandbox } from '../sandbox/session-sandbox.js';
 import { collectSecrets, maskSecrets, restoreMaskedSecrets } from '../store/settings-secrets.js';
 import { environmentSecrets } from '../store/redact.js';
-import { createAppHandlers } from './app-handlers.js';
+import { createLlmHandlers } from './llm-handlers.js';
+import { createMcpHandlers } from './mcp-handlers.js';
+import { createSandboxHandlers } from './sandbox-handlers.js';
+import { createWorkspaceHandlers } from './workspace-handlers.js';
+import { requireSession } from './session-lookup.js';
 import { attachmentNote, plannedUploadPaths, saveUploads } from '../workspace/workspace-files.js';
 
 /** The part of SessionService the UI drives. */
@@ -69,19 +73,8 @@ function fileStem(title: string, sessionId: string): string {
 /** The handlers of every request in the contract, shared by the Electron shell and the web server. */
 export function createCoreApi(options: CoreApiOptions): CoreApi {
   const { sessions, store, dataDir, settings } = options;
-  const app = createAppHandlers({
-    store,
-    dataDir,
-    settings,
-    openPath: options.openPath,
-    mcpCredentials: options.mcpCredentials,
-  });
-
-  function sessionOrThrow(sessionId: string) {
-    const session = store.getSession(sessionId);
-    if (!session) throw new CoreApiError('not_found', `No session ${sessionId}.`);
-    return session;
-  }
+  const mcp = createMcpHandlers({ dataDir, settings, mcpCredentials: options.mcpCredentials });
+  const sessionOrThrow = (sessionId: string) => requireSession(store, sessionId);
 
   const summary = (sessionId: string) => {
     const session = store.getSession(sessionId);
@@ -189,13 +182,16 @@ export function createCoreApi(options: CoreApiOptions): CoreApi {
       options.onUiLanguage?.(language);
       return { ok: true };
     },
-    ...app.handlers,
+    ...createLlmHandlers({ settings }),
+    ...mcp.handlers,
+    ...createSandboxHandlers({ settings }),
+    ...createWorkspaceHandlers({ store, openPath: options.openPath }),
   };
 
   return {
     handlers,
     invoke: (name, payload) => invokeHandler(handlers, name, payload),
     onEvent: (listener) => sessions.subscribe(listener),
-    close: () => app.close(),
+    close: () => mcp.close(),
   };
 }
