@@ -1,0 +1,109 @@
+import type { CoreHandlers } from '../../shared/contract.js';
+import type { SandboxSettings } from '../../shared/settings/sandbox-settings.js';
+import type { SessionService } from '../session/session-service.js';
+import type { SessionStore } from '../store/store-api.js';
+import { deleteSessionEverywhere } from '../store/session-files.js';
+import { cleanupClient, removeSessionSandbox } from '../sandbox/session-sandbox.js';
+import { attachmentNote, plannedUploadPaths, saveUploads } from '../workspace/workspace-files.js';
+import { CoreApiError } from './invoke.js';
+import { requireSession } from './session-lookup.js';
+
+/** events a history request returns when the UI names no page size: a whole session, in practice */
+const DEFAULT_EVENTS_PAGE = 100_000;
+
+/** The part of SessionService the UI drives. */
+export type SessionRunner = Pick<
+  SessionService,
+  'start' | 'resume' | 'cancel' | 'answer' | 'subscribe' | 'isRunning' | 'runningSessionIds' | 'release'
+>;
+
+export type SessionHandlers = Pick<
+  CoreHandlers,
+  | 'startTask'
+  | 'cancel'
+  | 'resume'
+  | 'answer'
+  | 'listSessions'
+  | 'getSession'
+  | 'getEvents'
+  | 'searchSessions'
+  | 'renameSession'
+  | 'deleteSession'
+>;
+
+/** Sessions: start, stop, resume and answer a run; list, read, search, rename and delete the stored ones. */
+export function createSessionHandlers(options: {
+  sessions: SessionRunner;
+  store: SessionStore;
+  dataDir: string;
+  /** the sandbox settings runs use, to remove a deleted session's container */
+  sandboxSettings: () => SandboxSettings;
+}): SessionHandlers {
+  const { sessions, store, dataDir, sandboxSettings } = options;
+  const sessionOrThrow = (sessionId: string) => requireSession(store, sessionId);
+
+  return {
+    startTask: ({ attachments, ...request }) => {
+      if (request.sessionId) {
+        const session = sessionOrThrow(request.sessionId);
+        if (sessions.isRunning(request.sessionId)) {
+          throw new CoreApiError('busy', 'This session is still running.', 'Stop it or wait for it to finish.');
+        }
+        if (attachments?.length) request.task += attachmentNote(saveUploads(session.workspace, attachments));
+      }
+      const dropped = !request.sessionId && attachments?.length ? attachments : undefined;
+      // a new session's workspace exists once start returns; the files land there before its first step runs
+      const { sessionId, done } = sessions.start(
+        dropped ? { ...request, task: request.task + attachmentNote(plannedUploadPaths(dropped)) } : request,
+      );
+      if (dropped) saveUploads(sessionOrThrow(sessionId).workspace, dropped);
+      // the outcome reaches the UI as a `done` event; nothing waits on this promise
+      done.catch(() => undefined);
+      return { sessionId };
+    },
+    cancel: async ({ sessionId }) => {
+      sessionOrThrow(sessionId);
+      await sessions.cancel(sessionId);
+      return { ok: true };
+    },
+    resume: ({ sessionId }) => {
+      sessionOrThrow(sessionId);
+      const { done } = sessions.resume(sessionId);
+      done.catch(() => undefined);
+      return { sessionId };
+    },
+    answer: ({ sessionId, askId, answer }) => {
+      sessionOrThrow(sessionId);
+      if (!sessions.answer(sessionId, askId, answer)) {
+        throw new CoreApiError(
+          'not_waiting',
+          'Nothing is waiting for this answer any more.',
+          'The question was answered or the run stopped.',
+        );
+      }
+      return { ok: true };
+    },
+    listSessions: (request) =>
+      store.listSessions(request).map((session) => ({ session, running: sessions.isRunning(session.id) })),
+    getSession: ({ sessionId }) => {
+      const session = store.getSession(sessionId);
+      return session ? { session, running: sessions.isRunning(sessionId) } : null;
+    },
+    getEvents: ({ sessionId, afterSeq, limit }) =>
+      store.listEvents(sessionId, { afterSeq, limit: limit ?? DEFAULT_EVENTS_PAGE }),
+    searchSessions: ({ query, limit }) => store.searchSessions(query, limit),
+    renameSession: ({ sessionId, title }) => {
+      sessionOrThrow(sessionId);
+      return store.updateSession(sessionId, { title });
+    },
+    deleteSession: async ({ sessionId }) => {
+      sessionOrThrow(sessionId);
+      // a running turn is stopped and its sandbox and browser closed before the rows go
+      await sessions.release(sessionId);
+      await removeSessionSandbox(sessionId, cleanupClient(sandboxSettings));
+      // only the folder the app created is removed; a folder the user chose stays theirs
+      deleteSessionEverywhere(store, dataDir, sessionId);
+      return { ok: true };
+    },
+  };
+}
