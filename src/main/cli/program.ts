@@ -10,6 +10,7 @@ import { mcpCommand } from './commands/mcp.js';
 import { mcpServerCommand } from './commands/mcp-server.js';
 import { a2aCommand } from './commands/a2a.js';
 import { prepareServerOptions } from './commands/server-options.js';
+import { SWEEP_COMMAND, startSweep, sweepCommand } from './commands/sandbox-sweep.js';
 
 export const CLI_VERSION = '0.1.0';
 
@@ -27,11 +28,8 @@ export function createProgram(): Command {
     .showHelpAfterError()
     .hook('preSubcommand', (_program, subcommand) => prepareServerOptions(subcommand))
     .hook('preAction', (_program, actionCommand) => {
-      // every start sweeps the sandboxes of dead manus processes, after the command got going; prune reports its own
-      if (actionCommand.name() === 'prune') return;
-      setImmediate(
-        () => void import('../sandbox/orphan-sandboxes.js').then((sweep) => sweep.sweepOrphanSandboxesInBackground()),
-      );
+      // every start sweeps the sandboxes of dead manus processes; prune reports its own
+      if (actionCommand.name() !== 'prune' && actionCommand.name() !== SWEEP_COMMAND) startSweep();
     })
     .addCommand(runCommand())
     .addCommand(sessionsCommand())
@@ -42,5 +40,6 @@ export function createProgram(): Command {
     .addCommand(a2aCommand(loadServeDeps))
     .addCommand(flowCommand())
     .addCommand(resumeCommand())
-    .addCommand(serveCommand({ version: CLI_VERSION }));
+    .addCommand(serveCommand({ version: CLI_VERSION }))
+    .addCommand(sweepCommand(), { hidden: true });
 }
