@@ -40,7 +40,10 @@ function sessionLine(session: SessionInfo): string {
 }
 
 /** `manus sessions list` */
-export function listSessions(options: { json?: boolean; limit: number; search?: string }, command: Command) {
+export function listSessions(
+  options: { json?: boolean; limit: number; search?: string },
+  command: Command,
+): Promise<void> {
   return withContext(command, ({ store }) => {
     const list = options.search
       ? store.searchSessions(options.search, options.limit).map((hit) => hit.session)
@@ -52,7 +55,7 @@ export function listSessions(options: { json?: boolean; limit: number; search?: 
 }
 
 /** `manus sessions show ID` */
-export function showSession(id: string, command: Command) {
+export function showSession(id: string, command: Command): Promise<void> {
   return withContext(command, async (context) => {
     requireSession(context, id);
     const secrets = await knownSecrets(context);
@@ -61,7 +64,7 @@ export function showSession(id: string, command: Command) {
 }
 
 /** `manus sessions rename ID TITLE...` */
-export function renameSession(id: string, title: string[], command: Command) {
+export function renameSession(id: string, title: string[], command: Command): Promise<void> {
   return withContext(command, (context) => {
     requireSession(context, id);
     const session = context.store.updateSession(id, { title: title.join(' ') });
@@ -70,7 +73,7 @@ export function renameSession(id: string, title: string[], command: Command) {
 }
 
 /** `manus sessions delete ID` */
-export function deleteSession(id: string, command: Command) {
+export function deleteSession(id: string, command: Command): Promise<void> {
   return withContext(command, async (context) => {
     requireSession(context, id);
     // Docker's client only loads for this subcommand: listing sessions never needs it
@@ -91,7 +94,11 @@ export function deleteSession(id: string, command: Command) {
 }
 
 /** `manus sessions export ID` */
-export function exportSession(id: string, options: { format: 'md' | 'json'; output?: string }, command: Command) {
+export function exportSession(
+  id: string,
+  options: { format: 'md' | 'json'; output?: string },
+  command: Command,
+): Promise<void> {
   return withContext(command, async (context) => {
     requireSession(context, id);
     const exportOptions = { secrets: await knownSecrets(context) };
