@@ -1,5 +1,6 @@
 // Bundles the `manus` CLI (the agent core without Electron) into out/cli/manus.mjs; dependencies stay external.
-import { readFile } from 'node:fs/promises';
+// Split at the dynamic imports: each command's code and dependencies sit in chunks next to it, loaded when it runs.
+import { readFile, rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { build } from 'esbuild';
 
@@ -19,9 +20,16 @@ const rawTextImports = {
   },
 };
 
+const OUT_DIR = 'out/cli';
+
+// chunk names carry a hash: the chunks of earlier builds would pile up
+await rm(OUT_DIR, { recursive: true, force: true });
 await build({
-  entryPoints: ['src/main/cli/main.ts'],
-  outfile: 'out/cli/manus.mjs',
+  entryPoints: { manus: 'src/main/cli/main.ts' },
+  outdir: OUT_DIR,
+  outExtension: { '.js': '.mjs' },
+  chunkNames: '[name]-[hash]',
+  splitting: true,
   bundle: true,
   platform: 'node',
   target: 'node20',

@@ -1,6 +1,6 @@
 import { CommanderError } from 'commander';
 import { createProgram } from './program.js';
-import { EXIT_CODES } from './run-session.js';
+import { EXIT_CODES } from './exit-codes.js';
 import { environmentSecrets, redactText } from '../store/redact.js';
 
 /** Entry of the `manus` binary: any failure ends as one readable line (and a hint) with a non-zero code. */

@@ -1,21 +1,14 @@
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import type { CoreEvent } from '../../shared/events.js';
-import { createCliCore, openCliContext } from './cli-context.js';
+import { openCliContext } from './cli-context.js';
+import { createCliCore } from './cli-core.js';
+import { EXIT_CODES } from './exit-codes.js';
+import type { TurnOptions } from './turn-options.js';
 import type { RunResult, SessionService } from '../session/session-service.js';
 import { createHumanPrinter } from './output/human-printer.js';
 import { createJsonPrinter } from './output/json-printer.js';
 import { terminalText } from './output/terminal-text.js';
 import { createTtyAnswerer } from './tty-answerer.js';
-
-export const EXIT_CODES = {
-  finished: 0,
-  failed: 1,
-  usage: 2,
-  cancelled: 130,
-  interrupted: 1,
-  running: 1,
-  idle: 0,
-} as const;
 
 /**
  * Shows one turn of a session in the terminal until it is done; the first Ctrl-C cancels the run
@@ -59,41 +52,6 @@ export async function followRun(
 
 function firstLine(text: string): string {
   return text.split('\n')[0] ?? '';
-}
-
-/** A command-line count (steps, parallel runs, list length). */
-export function positiveInt(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed <= 0) throw new InvalidArgumentError('must be a positive whole number');
-  return parsed;
-}
-
-/** The flags `run` and `flow` share: output, workspace, model, endpoint, step limit, sandbox, session. */
-export function addTurnOptions(command: Command, help: { workspace: string; maxSteps: string }): Command {
-  return command
-    .option('--json', 'print events as NDJSON on stdout (one event per line)')
-    .option('--workspace <dir>', help.workspace)
-    .option('--model <model>', 'a configured provider name or a model id')
-    .option('--base-url <url>', 'an OpenAI-compatible endpoint')
-    .option('--max-steps <n>', help.maxSteps, positiveInt)
-    .addOption(new Option('--sandbox <mode>', 'where code runs').choices(['docker', 'local']))
-    .option(
-      '--engine <context|url>',
-      'the Docker engine for the sandbox: a context name or endpoint URL (ssh://, tcp://)',
-    )
-    .option('--session <id>', 'continue an existing session with this message');
-}
-
-/** The values of the flags `addTurnOptions` adds. */
-export interface TurnOptions {
-  json?: boolean;
-  workspace?: string;
-  model?: string;
-  baseUrl?: string;
-  maxSteps?: number;
-  sandbox?: 'docker' | 'local';
-  engine?: string;
-  session?: string;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { SessionStore } from '../../store/store-api.js';
 import type { SecretBox } from '../../store/secrets.js';
 import { openSecretBox } from '../../store/secret-store.js';
+import { resolveDeps, type DepsSource } from './deps-source.js';
 
 /** What the MCP, MCP-server and A2A commands need from the app, handed in by whoever builds the `manus` program. */
 export interface StoreDeps<S extends SessionStore = SessionStore> {
@@ -19,10 +20,11 @@ export interface OpenedData<S extends SessionStore = SessionStore> {
 
 /** Opens the data folder named by the global `--data-dir` (or the default) and closes the store afterwards. */
 export async function withData<S extends SessionStore, T>(
-  deps: StoreDeps<S>,
+  source: DepsSource<StoreDeps<S>>,
   command: Command,
   body: (data: OpenedData<S>) => Promise<T> | T,
 ): Promise<T> {
+  const deps = await resolveDeps(source);
   const dataDir = deps.resolveDataDir({ dataDir: command.optsWithGlobals<{ dataDir?: string }>().dataDir });
   const store = deps.openStore(dataDir);
   try {

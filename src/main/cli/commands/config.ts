@@ -1,33 +1,6 @@
 import { Command } from 'commander';
-import { openCliContext, type CliContext } from '../cli-context.js';
-import {
-  ALL_SETTINGS,
-  describeSettingsProblem,
-  readSettings,
-  resetSetting,
-  saveSettings,
-} from '../../config/settings-store.js';
-import { getPath, parseSettingValue, setPath } from '../../config/settings-path.js';
-import { expandSettingsKey } from '../../config/llm-overrides.js';
-import { maskSecrets } from '../../store/settings-secrets.js';
 
-const NEW_PROVIDER_MODEL = 'gpt-4o';
-
-function withContext(command: Command, body: (context: CliContext) => void): void {
-  const context = openCliContext({ dataDir: command.optsWithGlobals<{ dataDir?: string }>().dataDir });
-  try {
-    body(context);
-  } finally {
-    context.close();
-  }
-}
-
-/** The saved settings; what had to be left out is said on stderr, so stdout stays the value asked for. */
-function loadReporting({ store, secrets }: CliContext) {
-  const { settings, problems } = readSettings(store, secrets);
-  for (const problem of problems) process.stderr.write(`manus: ${describeSettingsProblem(problem)}\n`);
-  return settings;
-}
+const actions = () => import('./config-actions.js');
 
 /** `manus config get|set|unset|path`: the saved settings the app uses too (keys are dotted paths). */
 export function configCommand(): Command {
@@ -37,14 +10,8 @@ export function configCommand(): Command {
     .command('get')
     .description('print all settings, or one key (e.g. llm.model, sandbox.network); secrets are masked')
     .argument('[key]')
-    .action((key: string | undefined, _options: unknown, command: Command) =>
-      withContext(command, (context) => {
-        const settings = loadReporting(context);
-        const masked = maskSecrets(settings);
-        const value = key ? getPath(masked, expandSettingsKey(settings, key)) : masked;
-        if (value === undefined) throw new Error(`No setting "${key}".`);
-        process.stdout.write(typeof value === 'string' ? `${value}\n` : `${JSON.stringify(value, null, 2)}\n`);
-      }),
+    .action(async (key: string | undefined, _options: unknown, command: Command) =>
+      (await actions()).getSetting(key, command),
     );
 
   config
@@ -52,66 +19,29 @@ export function configCommand(): Command {
     .description('set a key (values are JSON when they parse: numbers, true/false, arrays)')
     .argument('<key>')
     .argument('<value>')
-    .action((key: string, raw: string, _options: unknown, command: Command) =>
-      withContext(command, (context) => {
-        const { store, secrets } = context;
-        const settings = loadReporting(context);
-        const path = expandSettingsKey(settings, key);
-        let next = setPath(settings, path, parseSettingValue(raw));
-        if (key.startsWith('llm.')) next = withProviderDefaults(next, path);
-        saveSettings(store, secrets, next);
-        process.stdout.write(`${key} saved.\n`);
-      }),
+    .action(async (key: string, raw: string, _options: unknown, command: Command) =>
+      (await actions()).setSetting(key, raw, command),
     );
 
   config
     .command('unset')
     .description('remove a key (it falls back to its default)')
     .argument('<key>')
-    .action((key: string, _options: unknown, command: Command) =>
-      withContext(command, (context) => {
-        const settings = loadReporting(context);
-        saveSettings(context.store, context.secrets, setPath(settings, expandSettingsKey(settings, key), undefined));
-        process.stdout.write(`${key} removed.\n`);
-      }),
-    );
+    .action(async (key: string, _options: unknown, command: Command) => (await actions()).unsetSetting(key, command));
 
   config
     .command('reset')
     .description('put a broken or unwanted key back to its default, keeping every other setting as saved')
     .argument('[key]')
     .option('--all', 'start all settings afresh (a copy of the old ones is kept next to the database)')
-    .action((key: string | undefined, options: { all?: boolean }, command: Command) =>
-      withContext(command, ({ store, secrets }) => {
-        if (!key && !options.all) throw new Error('Name the key to reset (e.g. sandbox.network), or pass --all.');
-        const target = options.all ? ALL_SETTINGS : expandSettingsKey(readSettings(store, secrets).settings, key!);
-        const { backup } = resetSetting(store, target);
-        const kept = backup ? ` The old settings are kept in ${backup}.` : '';
-        process.stdout.write(`${options.all ? 'All settings' : key} reset to the default.${kept}\n`);
-      }),
+    .action(async (key: string | undefined, options: { all?: boolean }, command: Command) =>
+      (await actions()).resetSettings(key, options, command),
     );
 
   config
     .command('path')
     .description('print the data folder')
-    .action((_options: unknown, command: Command) =>
-      withContext(command, ({ dataDir }) => process.stdout.write(`${dataDir}\n`)),
-    );
+    .action(async (_options: unknown, command: Command) => (await actions()).printDataDir(command));
 
   return config;
-}
-
-/** `llm.apiKey` on a fresh install creates the provider: it gets a model and becomes the default. */
-function withProviderDefaults<T extends { llms?: Record<string, { model?: string }>; defaultLlm?: string }>(
-  settings: T,
-  path: string,
-): T {
-  const name = path.split('.')[1];
-  const provider = settings.llms?.[name];
-  if (!provider) return settings;
-  return {
-    ...settings,
-    defaultLlm: settings.defaultLlm ?? name,
-    llms: { ...settings.llms, [name]: { model: NEW_PROVIDER_MODEL, ...provider } },
-  };
 }

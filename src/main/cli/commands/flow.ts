@@ -1,7 +1,5 @@
 import { Command, Option } from 'commander';
-import { addTurnOptions, positiveInt, runTurnFromCli, type TurnOptions } from '../run-session.js';
-import { BUILTIN_AGENTS } from '../../agent/agent-catalog.js';
-import { checkAgents } from '../../flow/flow-modes.js';
+import { addTurnOptions, positiveInt, type TurnOptions } from '../turn-options.js';
 
 interface FlowCommandOptions extends TurnOptions {
   mode: 'planning' | 'plan-act';
@@ -25,6 +23,11 @@ export function flowCommand(): Command {
       maxSteps: 'step limit of each plan step',
     },
   ).action(async (taskWords: string[], options: FlowCommandOptions, command: Command) => {
+    const [{ runTurnFromCli }, { BUILTIN_AGENTS }, { checkAgents }] = await Promise.all([
+      import('../run-session.js'),
+      import('../../agent/agent-catalog.js'),
+      import('../../flow/flow-modes.js'),
+    ]);
     // bad agent names fail before anything is created
     const agents = checkAgents(options.agents?.split(','), Object.keys(BUILTIN_AGENTS));
     await runTurnFromCli(command, options, (service) =>

@@ -1,5 +1,4 @@
 import { Command } from 'commander';
-import { runTurnFromCli } from '../run-session.js';
 
 /** `manus resume ID`: continues an interrupted, cancelled or failed session where it stopped (agent or flow). */
 export function resumeCommand(): Command {
@@ -8,6 +7,7 @@ export function resumeCommand(): Command {
     .argument('<id>', 'the session id (see `manus sessions list`)')
     .option('--json', 'print events as NDJSON on stdout (one event per line)')
     .action(async (sessionId: string, options: { json?: boolean }, command: Command) => {
+      const { runTurnFromCli } = await import('../run-session.js');
       await runTurnFromCli(command, options, (service) => service.resume(sessionId));
     });
 }

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { addTurnOptions, runTurnFromCli, type TurnOptions } from '../run-session.js';
+import { addTurnOptions, type TurnOptions } from '../turn-options.js';
 
 /** `manus run "<task>"`: the single Manus agent on one task (or a follow-up with --session). */
 export function runCommand(): Command {
@@ -12,6 +12,7 @@ export function runCommand(): Command {
       maxSteps: 'step limit of the agent',
     },
   ).action(async (taskWords: string[], options: TurnOptions, command: Command) => {
+    const { runTurnFromCli } = await import('../run-session.js');
     await runTurnFromCli(command, options, (service) =>
       service.start({
         task: taskWords.join(' '),

@@ -1,9 +1,8 @@
-import { resolveDataDir } from '../../store/data-dir.js';
-import { openStore } from '../../store/store.js';
 import { createAppCore, runSettingsFor } from '../../app/app-core.js';
 import { pickTools } from '../../tool/builtin-tools.js';
-import type { A2aDeps } from './a2a.js';
-import type { McpServerDeps } from './mcp-server.js';
+import type { A2aDeps } from './a2a-action.js';
+import type { McpServerDeps } from './mcp-server-action.js';
+import { cliStoreDeps } from './store-deps.js';
 
 /** The sandboxed tools `manus mcp-server` offers (those that exist), besides run_task. */
 export const MCP_SERVER_TOOL_NAMES = ['bash', 'python_execute', 'str_replace_editor', 'browser_use', 'web_search'];
@@ -13,8 +12,7 @@ export const MCP_SERVER_TOOL_NAMES = ['bash', 'python_execute', 'str_replace_edi
  * applied) and the app core every host runs (flows, MCP per session connected before the turn, live settings).
  */
 export const cliServeDeps: McpServerDeps & A2aDeps = {
-  resolveDataDir,
-  openStore,
+  ...cliStoreDeps,
   loadSettings: (data) => runSettingsFor({ store: data.store, secrets: data.secrets }),
   createTaskService: (data) => {
     // nobody watches a served run: the agent decides instead of asking

@@ -1,13 +1,35 @@
 import { Command, InvalidArgumentError } from 'commander';
-import type { z } from 'zod';
-import { AllowedHostSchema, TokenSchema, randomToken } from '../../server/request-guard.js';
-import { LOOPBACK_ADDRESS, ListenAddressSchema, exposureWarning } from '../../server/server-address.js';
+
+/** LOOPBACK_ADDRESS of server/server-address.ts, written out so that `--help` loads no zod (a test holds them equal) */
+export const DEFAULT_LISTEN_ADDRESS = '127.0.0.1';
+
+/** The variables `--token` defaults to, one per server command. */
+export const MCP_TOKEN_ENV = 'MANUS_MCP_TOKEN';
+export const A2A_TOKEN_ENV = 'MANUS_A2A_TOKEN';
 
 /** The values of the flags `addListenOptions` adds. */
 export interface ListenOptions {
   port: number;
   host: string;
   allowHost: string[];
+}
+
+type Parsers = typeof import('./server-option-parsers.js');
+let parsers: Parsers | undefined;
+/** the commands given flags below: only they need the parsers (and zod) loaded */
+const checkedCommands = new WeakSet<Command>();
+
+/** Loads what `command`'s flags are checked with; the program awaits it before the command parses its flags. */
+export async function prepareServerOptions(command: Command): Promise<void> {
+  if (checkedCommands.has(command)) parsers ??= await import('./server-option-parsers.js');
+}
+
+function checkedBy(command: Command, name: 'parseListenAddress' | 'parseAllowedHost' | 'parseToken') {
+  checkedCommands.add(command);
+  return (value: string): string => {
+    if (!parsers) throw new Error('prepareServerOptions(command) must run before a server command parses its flags');
+    return parsers[name](value);
+  };
 }
 
 function parsePort(value: string): number {
@@ -18,25 +40,16 @@ function parsePort(value: string): number {
   return port;
 }
 
-/** A commander argument parser from a zod schema: its first issue becomes the error. */
-function parsedBy<T>(schema: z.ZodType<T, string>) {
-  return (value: string): T => {
-    const result = schema.safeParse(value);
-    if (!result.success) throw new InvalidArgumentError(result.error.issues[0]?.message ?? 'invalid value');
-    return result.data;
-  };
-}
-
 /** `--port`, `--host` and `--allow-host`, shared by every command that opens a server. */
 export function addListenOptions(command: Command, defaultPort: number): Command {
-  const parseHost = parsedBy(AllowedHostSchema);
+  const parseHost = checkedBy(command, 'parseAllowedHost');
   return command
     .option('-p, --port <port>', 'port to listen on (0 picks a free one)', parsePort, defaultPort)
     .option(
       '--host <address>',
       'address to listen on; anything but loopback lets other machines reach the server',
-      parsedBy(ListenAddressSchema),
-      LOOPBACK_ADDRESS,
+      checkedBy(command, 'parseListenAddress'),
+      DEFAULT_LISTEN_ADDRESS,
     )
     .option(
       '--allow-host <name>',
@@ -51,36 +64,6 @@ export function addTokenOption(command: Command, envName: string): Command {
   return command.option(
     '--token <token>',
     `bearer token clients must send (default: ${envName}, else a random one printed at start)`,
-    parsedBy(TokenSchema),
+    checkedBy(command, 'parseToken'),
   );
-}
-
-/** The token from `--token`, else from `envName`, else a fresh one the caller must show once. */
-export function serverToken(
-  flag: string | undefined,
-  envName: string,
-  env: NodeJS.ProcessEnv = process.env,
-): { token: string; generated: boolean } {
-  if (flag) return { token: flag, generated: false };
-  const fromEnv = env[envName];
-  if (!fromEnv) return { token: randomToken(), generated: true };
-  const parsed = TokenSchema.safeParse(fromEnv);
-  if (!parsed.success) {
-    throw Object.assign(new Error(`${envName}: ${parsed.error.issues[0]?.message ?? 'invalid token'}`), {
-      hint: `Set ${envName} to a longer secret, or unset it to get a random token.`,
-    });
-  }
-  return { token: parsed.data, generated: false };
-}
-
-/** What a person starting a server needs on stderr: the exposure warning, and a generated token once. */
-export function announceAccess(
-  write: (line: string) => void,
-  options: { command: string; host: string; token: string; generated: boolean; envName: string },
-): void {
-  const warning = exposureWarning(options.host, options.command);
-  if (warning) write(warning);
-  if (!options.generated) return;
-  write(`Clients must send this header (a new token each start; set ${options.envName} or --token to keep one):`);
-  write(`Authorization: Bearer ${options.token}`);
 }

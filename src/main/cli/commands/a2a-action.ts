@@ -1,0 +1,54 @@
+import type { Command } from 'commander';
+import { AGENT_CARD_PATH } from '@a2a-js/sdk';
+import type { SessionStore } from '../../store/store-api.js';
+import type { SqliteDatabase } from '../../store/database.js';
+import { startA2aServer } from '../../a2a/a2a-server.js';
+import { untilShutdown, withData } from './command-deps.js';
+import { resolveDeps, type DepsSource } from './deps-source.js';
+import type { AgentServeDeps } from './mcp-server-action.js';
+import { announceAccess, serverToken } from './server-access.js';
+import { A2A_TOKEN_ENV, type ListenOptions } from './server-options.js';
+
+/** The A2A task table lives in the app's database, so the store must expose its SQLite handle. */
+export type A2aDeps = AgentServeDeps<SessionStore & { readonly db: SqliteDatabase }>;
+
+/** `manus a2a`: serves until Ctrl-C. */
+export async function serveA2a(
+  source: DepsSource<A2aDeps>,
+  options: ListenOptions & { token?: string },
+  command: Command,
+): Promise<void> {
+  const deps = await resolveDeps(source);
+  const { token, generated } = serverToken(options.token, A2A_TOKEN_ENV);
+  await withData(deps, command, async (data) => {
+    const service = deps.createTaskService(data);
+    try {
+      const server = await startA2aServer({
+        service,
+        db: data.store.db,
+        port: options.port,
+        host: options.host,
+        allowedHosts: options.allowHost,
+        token,
+      });
+      // stderr, so the token never ends up in a pipe meant for data
+      announceAccess((line) => process.stderr.write(`${line}\n`), {
+        command: 'manus a2a',
+        host: options.host,
+        token,
+        generated,
+        envName: A2A_TOKEN_ENV,
+      });
+      process.stdout.write(`Manus A2A agent on ${server.url} (card: ${server.url}/${AGENT_CARD_PATH})\n`);
+      if (server.recoveredTaskIds.length > 0) {
+        process.stdout.write(
+          `${server.recoveredTaskIds.length} task(s) left unfinished by the last run were marked failed.\n`,
+        );
+      }
+      await untilShutdown();
+      await server.close();
+    } finally {
+      await service.close();
+    }
+  });
+}
