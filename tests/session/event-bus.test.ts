@@ -73,6 +73,20 @@ describe('EventBus group commit', () => {
     expect(store.listEvents(sessionId).map((event) => event.seq)).toEqual([1, 2]);
   });
 
+  it('writes the events emitted before an agent memory append ahead of it, so memory never runs ahead of the log', () => {
+    const { store, dataDir } = tempStore();
+    const sessionId = newSession(store).id;
+    const reader = committedReader(dataDir);
+    try {
+      const bus = new EventBus(store, new SecretRedactor());
+      bus.emit(delta(sessionId, 'the reply'));
+      store.appendMemory(sessionId, 'manus', [{ role: 'assistant', content: 'the reply' }]);
+      expect(reader.seqs(sessionId)).toEqual([1]);
+    } finally {
+      reader.close();
+    }
+  });
+
   it('commits and shows a burst longer than one commit holds in slices while it is emitted', () => {
     const { store } = tempStore();
     const sessionId = newSession(store).id;

@@ -72,7 +72,7 @@ export interface SessionStore {
   /** commits the queue first: what was queued is read back */
   listEvents(sessionId: string, options?: { afterSeq?: number; limit?: number }): CoreEvent[];
 
-  /** an agent's LLM memory is append-only; `replaceMemory` rewrites it (after compaction) */
+  /** an agent's LLM memory is append-only; `replaceMemory` rewrites it (after compaction); both commit queued events first */
   appendMemory(sessionId: string, agent: string, messages: ChatMessage[]): void;
   replaceMemory(sessionId: string, agent: string, messages: ChatMessage[]): void;
   loadMemory(sessionId: string, agent: string): ChatMessage[];

@@ -286,6 +286,8 @@ export class Store implements SessionStore {
 
   appendMemory(sessionId: string, agent: string, messages: ChatMessage[]): void {
     const rows = this.memoryRows(messages);
+    // events emitted before this memory are written before it: after a crash, memory never runs ahead of the log
+    this.commitQueued();
     this.db.transaction(() => {
       const first = this.sql.nextMemoryIndex.get(sessionId, agent) ?? 0;
       this.insertMemoryRows(sessionId, agent, first, rows);
@@ -294,6 +296,7 @@ export class Store implements SessionStore {
 
   replaceMemory(sessionId: string, agent: string, messages: ChatMessage[]): void {
     const rows = this.memoryRows(messages);
+    this.commitQueued();
     this.db.transaction(() => {
       this.sql.clearMemory.run(sessionId, agent);
       this.insertMemoryRows(sessionId, agent, 0, rows);
