@@ -10,7 +10,7 @@ const APPENDS_BEFORE_KILL = 1500;
 // a child that is too slow is killed anyway, so that it never outlives the test; the count check then fails
 const CHILD_DEADLINE_MS = 40_000;
 
-/** Runs the appending child until it reported `count` more stored events, kills it with SIGKILL, returns the last seq. */
+/** Runs the emitting child until its subscriber saw `count` more events, kills it with SIGKILL, returns the last seq seen. */
 function appendThenKill(dataDir: string, sessionId: string, count: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dataDir, sessionId], {
@@ -47,7 +47,7 @@ function verifyAfterCrash(dataDir: string, sessionId: string, lastReportedSeq: n
   try {
     expect(store.db.prepare('PRAGMA integrity_check').pluck().get()).toBe('ok');
     const events = store.listEvents(sessionId);
-    // every event reported before the kill is there, maybe a few more written between the report and the kill
+    // every event a subscriber saw before the kill is there, maybe more committed but not yet shown at the kill
     expect(events.length).toBeGreaterThanOrEqual(lastReportedSeq);
     expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index + 1));
     for (const event of events) expect(CoreEventSchema.safeParse(event).success).toBe(true);
@@ -71,8 +71,8 @@ function verifyAfterCrash(dataDir: string, sessionId: string, lastReportedSeq: n
   }
 }
 
-describe('kill -9 while appending', () => {
-  it('loses no stored event, leaves no half row, and the session comes back interrupted', async () => {
+describe('kill -9 in the middle of a burst of group-committed events', () => {
+  it('loses no event a subscriber saw, leaves no half row, and the session comes back interrupted', async () => {
     const dataDir = tempDir();
     const setup = openStore(dataDir);
     const sessionId = newSession(setup, 'crash test').id;

@@ -5,13 +5,25 @@ import { StreamedRedaction } from './streamed-redaction.js';
 
 export type EventListener = (event: CoreEvent) => void;
 
+/** A longer synchronous burst (a tool printing thousands of lines at once) is committed and shown in slices of this. */
+export const MAX_EVENTS_PER_COMMIT = 512;
+
 /**
- * The one way events leave the core: each is stamped, cleared of known secrets, appended to the store,
- * and only then handed to subscribers, so whatever anyone saw can be reviewed and replayed.
+ * The one way events leave the core: each is stamped, cleared of known secrets, queued in the store, and only
+ * after the transaction holding it committed handed to subscribers, so whatever anyone saw can be reviewed and
+ * replayed. Events emitted in the same tick share one transaction (group commit), and subscribers see them in the
+ * order they were emitted, across sessions too.
  */
 export class EventBus {
   private readonly listeners = new Set<{ listener: EventListener; sessionId?: string }>();
   private readonly streamed: StreamedRedaction;
+  /** events queued since the last commit this bus made */
+  private queuedCount = 0;
+  /** committed (by this bus or by a read of the store), not yet shown, in emit order */
+  private stored: CoreEvent[] = [];
+  private commitScheduled = false;
+  private publishing = false;
+  private readonly noteStored = (event: CoreEvent) => void this.stored.push(event);
 
   constructor(
     private readonly store: SessionStore,
@@ -20,11 +32,15 @@ export class EventBus {
     this.streamed = new StreamedRedaction(redactor);
   }
 
-  /** Returns the stored event (the last one, when a held-back chunk end goes out just before a whole message). */
+  /**
+   * Returns the event as queued (the last one, when a held-back chunk end goes out just before a whole message):
+   * subscribers get it once it is committed, at the end of the current tick.
+   */
   emit(input: CoreEventInput): CoreEvent {
-    let stored: CoreEvent | undefined;
-    for (const event of this.streamed.events(input)) stored = this.publish(event);
-    return stored!;
+    let queued: CoreEvent | undefined;
+    for (const event of this.streamed.events(input)) queued = this.queue(event);
+    if (this.queuedCount >= MAX_EVENTS_PER_COMMIT) this.flush();
+    return queued!;
   }
 
   subscribe(listener: EventListener, sessionId?: string): () => void {
@@ -33,17 +49,61 @@ export class EventBus {
     return () => this.listeners.delete(entry);
   }
 
-  private publish(input: CoreEventInput): CoreEvent {
+  /** Commits what is queued and shows every committed event to the subscribers; throws when the commit fails. */
+  private flush(): void {
+    try {
+      this.store.commitQueued();
+    } finally {
+      this.queuedCount = 0;
+      this.publishStored();
+    }
+  }
+
+  private queue(input: CoreEventInput): CoreEvent {
     // a provider error or a tool output echoing an API key must reach neither the database nor a screen
-    const stored = this.store.appendEvent(this.redactor.deep({ ...input, ts: Date.now() }));
+    const queued = this.store.queueEvent(this.redactor.deep({ ...input, ts: Date.now() }), this.noteStored);
+    this.queuedCount += 1;
+    if (!this.commitScheduled) {
+      this.commitScheduled = true;
+      // a microtask: an emitter that awaits anything resumes after its events were committed and shown
+      queueMicrotask(() => this.flushScheduled());
+    }
+    return queued;
+  }
+
+  private flushScheduled(): void {
+    this.commitScheduled = false;
+    try {
+      this.flush();
+    } catch (error) {
+      // nobody awaits this tick's commit: the events that failed were never shown, and the failure is reported
+      process.emitWarning(`Events were not stored: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  private publishStored(): void {
+    // a subscriber that emits enough to commit again leaves the showing to this loop, so the order holds
+    if (this.publishing) return;
+    this.publishing = true;
+    try {
+      while (this.stored.length > 0) {
+        const batch = this.stored;
+        this.stored = [];
+        for (const event of batch) this.publish(event);
+      }
+    } finally {
+      this.publishing = false;
+    }
+  }
+
+  private publish(event: CoreEvent): void {
     for (const entry of this.listeners) {
-      if (entry.sessionId && entry.sessionId !== stored.sessionId) continue;
+      if (entry.sessionId && entry.sessionId !== event.sessionId) continue;
       try {
-        entry.listener(stored);
+        entry.listener(event);
       } catch {
         // a failing subscriber (a closed socket, a broken printer) must not break the run
       }
     }
-    return stored;
   }
 }

@@ -20,6 +20,9 @@ const CREDENTIAL_PATTERNS: readonly RegExp[] = [
   /\bhf_[A-Za-z0-9]{30,}/g, // Hugging Face tokens
 ];
 
+/** Every credential shape above starts with one of these: text without any cannot hold one (most text, checked once). */
+const CREDENTIAL_PREFIX = /sk-|bearer|gh[pousr]_|github_pat_|AKIA|AIza|xox[abprs]-|hf_/i;
+
 /** a tail that could begin one of the credential shapes above, cut off by the end of a streamed chunk */
 const CREDENTIAL_START_AT_END =
   /(?:\b(?:sk-|gh[pousr]_|github_pat_|AKIA|AIza|xox[abprs]-|hf_)|\bBearer\s+)[A-Za-z0-9._~+/=-]*$/i;
@@ -33,6 +36,7 @@ export function redactText(text: string, knownSecrets: Iterable<string> = []): s
   for (const secret of knownSecrets) {
     if (isKnownSecret(secret)) redacted = redacted.replaceAll(secret, REDACTED);
   }
+  if (!CREDENTIAL_PREFIX.test(redacted)) return redacted;
   for (const pattern of CREDENTIAL_PATTERNS) redacted = redacted.replace(pattern, REDACTED);
   return redacted;
 }

@@ -59,11 +59,20 @@ export interface SessionStore {
   /** runs `work` holding the database's write lock: the same call in another process waits (e.g. to take a run lock) */
   exclusive<T>(work: () => T): T;
 
-  /** appends atomically, assigning the next per-session seq; returns the stored event */
+  /** appends atomically in its own transaction, assigning the next per-session seq; returns the stored event */
   appendEvent(event: UnsequencedEvent): CoreEvent;
+  /**
+   * Group commit: validates and sequences the event now (an invalid one throws here), keeps it in memory until
+   * `commitQueued` (or any read of events, a search, a delete or `close`) writes the queue in one transaction, then
+   * hands `onStored` the event as stored. Returns the event as queued.
+   */
+  queueEvent(event: UnsequencedEvent, onStored: (stored: CoreEvent) => void): CoreEvent;
+  /** writes every queued event in one transaction; when it throws none of them was written */
+  commitQueued(): void;
+  /** commits the queue first: what was queued is read back */
   listEvents(sessionId: string, options?: { afterSeq?: number; limit?: number }): CoreEvent[];
 
-  /** an agent's LLM memory is append-only; `replaceMemory` rewrites it (after compaction) */
+  /** an agent's LLM memory is append-only; `replaceMemory` rewrites it (after compaction); both commit queued events first */
   appendMemory(sessionId: string, agent: string, messages: ChatMessage[]): void;
   replaceMemory(sessionId: string, agent: string, messages: ChatMessage[]): void;
   loadMemory(sessionId: string, agent: string): ChatMessage[];

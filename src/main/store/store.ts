@@ -56,6 +56,13 @@ function isSqliteError(error: unknown, code: string): boolean {
   return error instanceof Error && (error as { code?: unknown }).code === code;
 }
 
+/** An event validated, sequenced and written as JSON, waiting for the next group commit. */
+interface QueuedEvent {
+  event: CoreEvent;
+  json: string;
+  onStored: (stored: CoreEvent) => void;
+}
+
 function toJson(value: unknown, what: string): string {
   let json: string | undefined;
   try {
@@ -72,6 +79,8 @@ export class Store implements SessionStore {
   private readonly search: SessionSearch;
   /** last seq written per session; seeded from MAX(seq) the first time a session is appended to */
   private readonly lastSeq = new Map<string, number>();
+  private queued: QueuedEvent[] = [];
+  private readonly insertQueued;
   private readonly sql;
   readonly plans: PlanStore;
 
@@ -121,6 +130,7 @@ export class Store implements SessionStore {
         )
         .pluck(),
       maxSeq: db.prepare<[string], number>('SELECT coalesce(max(seq), 0) FROM events WHERE session_id = ?').pluck(),
+      sessionExists: db.prepare<[string], number>('SELECT EXISTS (SELECT 1 FROM sessions WHERE id = ?)').pluck(),
       insertEvent: db.prepare<[string, number, string, number, string]>(
         'INSERT INTO events (session_id, seq, type, ts, json) VALUES (?, ?, ?, ?, ?)',
       ),
@@ -150,6 +160,7 @@ export class Store implements SessionStore {
       deleteSetting: db.prepare<[string]>('DELETE FROM settings WHERE key = ?'),
       listSettings: db.prepare<[], { key: string; json: string }>('SELECT key, json FROM settings ORDER BY key'),
     };
+    this.insertQueued = db.transaction((batch: readonly QueuedEvent[]) => this.insertBatch(batch));
   }
 
   createSession(session: NewSession): SessionInfo {
@@ -207,11 +218,13 @@ export class Store implements SessionStore {
 
   /** Removes the session and, by cascade and triggers, its events, memory and search entries. Unknown ids are a no-op. */
   deleteSession(id: string): void {
+    this.commitQueued();
     this.sql.deleteSession.run(id);
     this.lastSeq.delete(id);
   }
 
   searchSessions(query: string, limit = DEFAULT_SEARCH_LIMIT): SessionSearchHit[] {
+    this.commitQueued();
     const hits: SessionSearchHit[] = [];
     for (const match of this.search.search(query, limit)) {
       const session = this.getSession(match.sessionId);
@@ -225,28 +238,43 @@ export class Store implements SessionStore {
     return this.sql.markInterrupted.all(Date.now());
   }
 
-  /** Commits the event before returning: a process killed right after loses nothing it was told was stored. */
+  /** Commits the event (and any queued before it) before returning: a process killed right after loses none of them. */
   appendEvent(event: UnsequencedEvent): CoreEvent {
+    let stored: CoreEvent | undefined;
+    this.queueEvent(event, (committed) => (stored = committed));
+    this.commitQueued();
+    return stored!;
+  }
+
+  queueEvent(event: UnsequencedEvent, onStored: (stored: CoreEvent) => void): CoreEvent {
     const sessionId: unknown = event?.sessionId;
     if (typeof sessionId !== 'string' || sessionId === '') {
       throw new InvalidRecordError(`${event?.type} event`, 'it names no sessionId');
     }
-    let stored = this.sequenced(event, this.nextSeq(sessionId));
+    const queued = this.sequenced(event, this.nextSeq(sessionId));
+    this.queued.push({ event: queued, json: toJson(queued, 'event'), onStored });
+    this.lastSeq.set(sessionId, queued.seq);
+    return queued;
+  }
+
+  commitQueued(): void {
+    if (this.queued.length === 0) return;
+    const batch = this.queued;
+    this.queued = [];
+    let stored: CoreEvent[];
     try {
-      this.insertEvent(stored);
+      stored = this.insertQueued.immediate(batch);
     } catch (error) {
-      if (!isSqliteError(error, 'SQLITE_CONSTRAINT_PRIMARYKEY')) throw error;
-      // another process appended to this session since the counter was seeded: reseed once and take the next seq
-      this.lastSeq.delete(sessionId);
-      stored = this.sequenced(event, this.nextSeq(sessionId));
-      this.insertEvent(stored);
+      // none of the batch was written: the counters ran ahead of the database and are seeded again from it
+      for (const { event } of batch) this.lastSeq.delete(event.sessionId);
+      throw error;
     }
-    this.lastSeq.set(sessionId, stored.seq);
-    this.search.indexQueue.noteAppended(stored);
-    return stored;
+    for (const event of stored) this.search.indexQueue.noteAppended(event);
+    batch.forEach((entry, index) => entry.onStored(stored[index]));
   }
 
   listEvents(sessionId: string, options: { afterSeq?: number; limit?: number } = {}): CoreEvent[] {
+    this.commitQueued();
     const rows = this.sql.listEvents.all(sessionId, options.afterSeq ?? 0, options.limit ?? NO_LIMIT);
     return rows.map((json) => JSON.parse(json) as CoreEvent);
   }
@@ -258,6 +286,8 @@ export class Store implements SessionStore {
 
   appendMemory(sessionId: string, agent: string, messages: ChatMessage[]): void {
     const rows = this.memoryRows(messages);
+    // events emitted before this memory are written before it: after a crash, memory never runs ahead of the log
+    this.commitQueued();
     this.db.transaction(() => {
       const first = this.sql.nextMemoryIndex.get(sessionId, agent) ?? 0;
       this.insertMemoryRows(sessionId, agent, first, rows);
@@ -266,6 +296,7 @@ export class Store implements SessionStore {
 
   replaceMemory(sessionId: string, agent: string, messages: ChatMessage[]): void {
     const rows = this.memoryRows(messages);
+    this.commitQueued();
     this.db.transaction(() => {
       this.sql.clearMemory.run(sessionId, agent);
       this.insertMemoryRows(sessionId, agent, 0, rows);
@@ -307,12 +338,17 @@ export class Store implements SessionStore {
 
   close(): void {
     if (!this.db.open) return;
+    this.commitQueued();
     this.search.indexQueue.flushIfQueued();
     this.db.close();
   }
 
   private nextSeq(sessionId: string): number {
-    return (this.lastSeq.get(sessionId) ?? this.sql.maxSeq.get(sessionId) ?? 0) + 1;
+    const last = this.lastSeq.get(sessionId);
+    if (last !== undefined) return last + 1;
+    // checked once per session, so that a queued event for a missing session fails its caller, not a later batch
+    if (!this.sql.sessionExists.get(sessionId)) throw new SessionNotFoundError(sessionId);
+    return (this.sql.maxSeq.get(sessionId) ?? 0) + 1;
   }
 
   /** The event as it will be stored: validated against the shared schema (unknown fields dropped), with its seq. */
@@ -322,10 +358,32 @@ export class Store implements SessionStore {
     return parsed.data;
   }
 
-  private insertEvent(event: CoreEvent): void {
+  /** Runs inside the commit's transaction; returns the events as stored. */
+  private insertBatch(batch: readonly QueuedEvent[]): CoreEvent[] {
+    // sessions another process appended to since this one counted them: how far their queued events move up
+    const shifts = new Map<string, number>();
+    return batch.map(({ event, json }) => {
+      let shift = shifts.get(event.sessionId);
+      if (shift === undefined) {
+        if (this.insertUnlessSeqTaken(event, json)) return event;
+        // the write lock is held, so the last seq read now stays the last until this batch is in
+        shift = (this.sql.maxSeq.get(event.sessionId) ?? 0) + 1 - event.seq;
+        shifts.set(event.sessionId, shift);
+      }
+      const moved = { ...event, seq: event.seq + shift };
+      this.sql.insertEvent.run(moved.sessionId, moved.seq, moved.type, moved.ts, toJson(moved, 'event'));
+      this.lastSeq.set(moved.sessionId, moved.seq);
+      return moved;
+    });
+  }
+
+  /** false when another process already wrote this seq of the session */
+  private insertUnlessSeqTaken(event: CoreEvent, json: string): boolean {
     try {
-      this.sql.insertEvent.run(event.sessionId, event.seq, event.type, event.ts, toJson(event, 'event'));
+      this.sql.insertEvent.run(event.sessionId, event.seq, event.type, event.ts, json);
+      return true;
     } catch (error) {
+      if (isSqliteError(error, 'SQLITE_CONSTRAINT_PRIMARYKEY')) return false;
       if (isSqliteError(error, 'SQLITE_CONSTRAINT_FOREIGNKEY')) throw new SessionNotFoundError(event.sessionId);
       throw error;
     }
