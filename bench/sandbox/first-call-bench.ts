@@ -21,8 +21,8 @@ import { openStore } from '../../src/main/store/store.js';
 import { startFakeLlm, type ScriptRequest } from '../../tests/support/fake-llm/index.js';
 
 const MODEL_LATENCY_MS = 1500;
-const SESSIONS = 3;
-const PYTHON_CALLS = 3;
+const SESSIONS = 5;
+const PYTHON_CALLS = 5;
 const TARGET_RATIO = 3;
 
 /** Each answer runs one more cell until PYTHON_CALLS results came back, then finishes. */
