@@ -1,11 +1,17 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createAppCore } from '../../src/main/app/app-core.js';
 import type { CoreEvent } from '../../src/shared/events.js';
 import { closeSharedBrowsers, sharedBrowserCount } from '../../src/main/browser/browser-launcher.js';
 import { SESSION_LABEL } from '../../src/main/sandbox/container-spec.js';
 import { dockerClient } from '../../src/main/sandbox/engine.js';
 import { removeSessionSandbox } from '../../src/main/sandbox/session-sandbox.js';
+import { FileKeySecretBox } from '../../src/main/store/secrets.js';
+import { openStore } from '../../src/main/store/store.js';
 import { CHROMIUM } from '../browser/browser-test-kit.js';
-import type { Script, ScriptRequest } from '../support/fake-llm/index.js';
+import { startFakeLlm, type Script, type ScriptRequest } from '../support/fake-llm/index.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -102,6 +108,41 @@ describe('the session sandbox is started with the turn', { timeout: 120_000 }, (
     });
     expect((await done).status).toBe('finished');
     await waitFor(async () => (await containersOf(sessionId)).length === 0, 30_000, 'the unused container to go', 100);
+  });
+
+  it('in a long-lived process, which keeps used sandboxes warm, an unused one is not kept', async () => {
+    let sessionId = '';
+    const llm = await startFakeLlm(async () => {
+      await waitFor(async () => (await containersOf(sessionId)).length > 0, 60_000, 'the warm-up', 100);
+      return finish;
+    });
+    const dataDir = mkdtempSync(join(tmpdir(), 'manus-warm-up-core-'));
+    const store = openStore(dataDir);
+    const core = createAppCore({
+      dataDir,
+      store,
+      secrets: FileKeySecretBox.inDataDir(dataDir),
+      humanAvailable: false,
+      llmOverrides: { baseUrl: llm.baseUrl, model: 'test-model', apiKey: 'sk-test' },
+    });
+    try {
+      const started = core.service.start({ task: 'answer without code' });
+      sessionId = started.sessionId;
+      sessionIds.push(sessionId);
+      expect((await started.done).status).toBe('finished');
+      // the turn's end parks the session's sandbox as idle; with nothing used, its container goes all the same
+      await waitFor(
+        async () => (await containersOf(sessionId)).length === 0,
+        30_000,
+        'the unused container to go',
+        100,
+      );
+    } finally {
+      await core.close();
+      store.close();
+      await llm.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('cancelling while the warm-up is under way leaves no container behind', async () => {
