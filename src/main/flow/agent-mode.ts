@@ -9,9 +9,12 @@ const STATUS_BY_OUTCOME: Record<AgentOutcome, SessionStatus> = {
   stuck: 'failed',
 };
 
+/** the one agent the agent mode runs */
+export const AGENT_MODE_AGENT = 'manus';
+
 /** Single-agent mode: the Manus agent's think/act loop over the session's memory. */
 export const runAgentMode: ModeRunner = async (run) => {
-  const agent = run.createAgent('manus', { maxSteps: run.request.maxSteps });
+  const agent = run.createAgent(AGENT_MODE_AGENT, { maxSteps: run.request.maxSteps });
   if (run.resuming) agent.answerUnansweredCalls('The run was interrupted before this call finished.');
   const outcome = await agent.run(run.resuming ? undefined : run.request.task, { signal: run.signal });
   return { status: STATUS_BY_OUTCOME[outcome.outcome], result: outcome.text };

@@ -19,7 +19,7 @@ import { SandboxUnavailableError, engineUnreachable, errorText, requireEngine } 
 import { containerOwnership } from './orphan-sandboxes.js';
 import { PythonRepl } from './python-repl.js';
 import type { SandboxSettings } from '../../shared/settings/sandbox-settings.js';
-import { ensureImage } from './sandbox-image.js';
+import { ensureImage, imageExists } from './sandbox-image.js';
 import { stateLostNote, type Acquired, type ProgressListener, type Sandbox } from './sandbox.js';
 import { prepareManagedWorkspace, type FolderOwner } from './workspace-owner.js';
 import { WorkspaceMeter } from './workspace-meter.js';
@@ -28,7 +28,6 @@ import { WorkspaceSync } from './workspace-sync.js';
 import { ensureWorkspaceVolume, removeWorkspaceVolumes } from './workspace-volume.js';
 
 const STOP_TIMEOUT_S = 2;
-/** a workspace that takes longer than this to measure is measured again later */
 
 export interface DockerSandboxOptions {
   docker: Docker;
@@ -58,6 +57,9 @@ interface LiveContainer {
   learning?: Promise<unknown>;
 }
 
+/** How `ensureContainer` came to have a running container. */
+type BringUp = 'running' | 'restarted' | 'adopted' | 'created';
+
 interface WorkspacePlacement {
   /** the workspace folder, links in its path resolved */
   folder: string;
@@ -75,6 +77,11 @@ export class DockerSandbox implements Sandbox {
   private readonly lossReported = { python: false, shell: false };
   private stoppedForIdle = false;
   private activeCalls = 0;
+  /** how the warm-up brought the container up, until a call is handed a driver: undone if none is */
+  private warmedUp: Exclude<BringUp, 'running'> | undefined;
+  /** what the warm-up's bring-up said (state reset, reconnected), for the first call to tell the model */
+  private warmUpNotes: string[] = [];
+  private warming: Promise<void> | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
   private containerLock: Promise<unknown> = Promise.resolve();
   private disposed = false;
@@ -137,16 +144,19 @@ export class DockerSandbox implements Sandbox {
       const existing = current();
       const acquired =
         existing?.alive === true
-          ? { driver: existing, notes: [] }
+          ? { driver: existing, notes: this.warmUpNotes.splice(0) }
           : await this.serialized(async () => {
               const previous = current();
-              if (previous?.alive) return { driver: previous, notes: [] };
-              const notes = await this.ensureContainer(onProgress);
+              if (previous?.alive) return { driver: previous, notes: this.warmUpNotes.splice(0) };
+              const { notes } = await this.ensureContainer(onProgress);
+              notes.unshift(...this.warmUpNotes.splice(0));
               if (previous && !this.lossReported[kind]) notes.push(stateLostNote(kind, 'it stopped between calls'));
               const driver = await start(this.requireLive());
               this.lossReported[kind] = false;
               return { driver, notes };
             });
+      // the container is in use: the turn's end leaves it as it is
+      this.warmedUp = undefined;
       const synced = await this.syncIn();
       const breach = this.unreportedBreach();
       const notes = [...(breach ? [breach] : []), ...acquired.notes, ...synced];
@@ -155,6 +165,71 @@ export class DockerSandbox implements Sandbox {
       await this.release();
       throw wrapEngineError(error, this.options.engine);
     }
+  }
+
+  /**
+   * Brings the container and both drivers up ahead of the first call, unless the container is up already. Quiet: a
+   * failure (no engine, no image) is left for the first call to meet and report. A missing image is not pulled.
+   */
+  warmUpDrivers(signal: AbortSignal): Promise<void> {
+    this.warming = this.serialized(async () => {
+      if (this.disposed || signal.aborted || (this.live && !this.stoppedForIdle)) return;
+      const { docker, settings } = this.options;
+      if (!(await imageExists(docker, settings.image)) || signal.aborted) return;
+      try {
+        const { notes, bringUp } = await this.ensureContainer();
+        if (bringUp !== 'running') this.warmedUp = bringUp;
+        this.warmUpNotes.push(...notes);
+        if (signal.aborted || this.disposed) return;
+        const live = this.requireLive();
+        await Promise.all([
+          (async () => {
+            if (!this.python?.alive)
+              this.python = await PythonRepl.start(await this.openDriver(live, PYTHON_REPL_SOURCE));
+          })(),
+          (async () => {
+            if (!this.shell?.alive) this.shell = await BashShell.start(await this.openDriver(live, BASH_SHELL_SOURCE));
+          })(),
+        ]);
+      } catch {
+        // the first call that needs the sandbox tries again and reports what fails
+      }
+      this.armIdleTimer();
+    });
+    return this.warming;
+  }
+
+  /** A warm-up under way finishes (it stops early once disposed), and what it brought up unused is undone. */
+  private async settleWarmUp(): Promise<void> {
+    await this.warming;
+    if (this.warmedUp) await this.coolDownUnused();
+  }
+
+  /**
+   * The turn ended: a container the warm-up brought up that no call used goes back to how it was (a new one is
+   * removed, one adopted or restarted is stopped), so a session that never ran code keeps nothing running.
+   */
+  async coolDownUnused(): Promise<void> {
+    await this.serialized(async () => {
+      const bringUp = this.warmedUp;
+      this.warmedUp = undefined;
+      if (!bringUp || this.activeCalls > 0 || !this.live) return;
+      // a new container's notes (the old one was lost) still hold for the next one; the others would be said again
+      if (bringUp !== 'created') this.warmUpNotes = [];
+      if (bringUp === 'restarted') return this.stopForIdle();
+      clearTimeout(this.idleTimer);
+      this.stopQuotaWatch();
+      await this.stopDrivers();
+      const live = this.live;
+      this.live = undefined;
+      // the drivers were never used: the model learns nothing of them
+      this.lossReported.python = false;
+      this.lossReported.shell = false;
+      this.python = undefined;
+      this.shell = undefined;
+      if (bringUp === 'created') await live.container.remove({ force: true }).catch(() => undefined);
+      else await live.container.stop({ t: STOP_TIMEOUT_S }).catch(() => undefined);
+    });
   }
 
   private openDriver(live: LiveContainer, source: string): ReturnType<typeof startDockerChannel> {
@@ -246,6 +321,7 @@ export class DockerSandbox implements Sandbox {
 
   async dispose(): Promise<void> {
     this.disposed = true;
+    await this.settleWarmUp();
     clearTimeout(this.idleTimer);
     this.stopQuotaWatch();
     await this.stopDrivers();
@@ -258,6 +334,7 @@ export class DockerSandbox implements Sandbox {
   /** The session is gone: its container goes too. */
   async destroy(): Promise<void> {
     this.disposed = true;
+    await this.warming;
     clearTimeout(this.idleTimer);
     this.stopQuotaWatch();
     await this.stopDrivers();
@@ -351,13 +428,15 @@ export class DockerSandbox implements Sandbox {
   }
 
   /** A running container for this session: the current one, an adopted one from an earlier run, or a new one. */
-  private async ensureContainer(onProgress?: ProgressListener): Promise<string[]> {
+  private async ensureContainer(onProgress?: ProgressListener): Promise<{ notes: string[]; bringUp: BringUp }> {
     const notes: string[] = [];
     if (this.live) {
       // the start time asked for right after start answers first; comparing before it is known would miss a restart
       await this.live.learning;
       const state = await inspectState(this.live.container);
-      if (state?.running && (state.startedAt === this.live.startedAt || this.live.startedAt === '')) return notes;
+      if (state?.running && (state.startedAt === this.live.startedAt || this.live.startedAt === '')) {
+        return { notes, bringUp: 'running' };
+      }
       if (state && !state.running && this.stoppedForIdle) {
         await this.live.container.start().catch(() => undefined);
         const restarted = await inspectState(this.live.container);
@@ -371,7 +450,7 @@ export class DockerSandbox implements Sandbox {
               'and was started again: Python variables, ' +
               'shell state and background jobs were reset; files in /workspace are kept.]',
           );
-          return notes;
+          return { notes, bringUp: 'restarted' };
         }
       }
       notes.push(
@@ -400,7 +479,7 @@ export class DockerSandbox implements Sandbox {
     this.live = adopted ?? (await this.createContainer(placement, onProgress));
     this.stoppedForIdle = false;
     await this.startQuotaWatch(this.live);
-    return notes;
+    return { notes, bringUp: adopted ? 'adopted' : 'created' };
   }
 
   /** The folder to mount and who runs in it, read afresh whenever a container is adopted or made. */

@@ -45,6 +45,16 @@ export function createSessionSandbox(options: SessionSandboxOptions): Sandbox {
   return sandbox;
 }
 
+/** Starts a docker sandbox's container and interpreters ahead of the turn's first call (quietly; see warmUpDrivers). */
+export async function warmUpSessionSandbox(sandbox: Sandbox, signal: AbortSignal): Promise<void> {
+  if (sandbox instanceof DockerSandbox) await sandbox.warmUpDrivers(signal);
+}
+
+/** The turn ended: a container its warm-up brought up that no call used is removed (or stopped again). */
+export async function coolDownSessionSandbox(sandbox: Sandbox): Promise<void> {
+  if (sandbox instanceof DockerSandbox) await sandbox.coolDownUnused();
+}
+
 /** The session is released: its sandbox stops being idle-parked and is disposed (a docker one stops, kept for resume). */
 export async function closeSessionSandbox(sandbox: Sandbox): Promise<void> {
   if (sandbox instanceof DockerSandbox) parkedSandboxes.delete(sandbox);

@@ -5,7 +5,13 @@ import { openSessionBrowser } from '../browser/session-browser.js';
 import type { HumanChannel } from '../human/human-channel.js';
 import type { Llm } from '../llm/types.js';
 import { LOCAL_SANDBOX_WARNING } from '../sandbox/local-sandbox.js';
-import { closeSessionSandbox, createSessionSandbox } from '../sandbox/session-sandbox.js';
+import {
+  closeSessionSandbox,
+  coolDownSessionSandbox,
+  createSessionSandbox,
+  warmUpSessionSandbox,
+} from '../sandbox/session-sandbox.js';
+import type { TurnParts } from '../flow/mode-parts.js';
 import type { SessionContext } from '../tool/session-context.js';
 import type { ToolGate } from '../tool/tool-gate.js';
 import { lazyPart } from './lazy-part.js';
@@ -24,8 +30,15 @@ export interface LiveSessionContextOptions {
   egressNetwork?: Partial<EgressNetwork>;
 }
 
+/** Parts a turn started early; `settle` at the turn's end stops the start and closes what no tool used. */
+export interface PartsWarmUp {
+  settle(): Promise<void>;
+}
+
 /** A session's context as the session service holds it: released (sandbox, browser closed) with the session. */
 export interface LiveSessionContext extends SessionContext {
+  /** starts the parts the turn will need while its first model call runs; failures stay quiet until a tool needs them */
+  warmUp(parts: TurnParts): PartsWarmUp;
   release(): Promise<void>;
 }
 
@@ -49,6 +62,27 @@ export function createLiveSessionContext(options: LiveSessionContextOptions): Li
       }),
     (session) => session.close(),
   );
+  let settling: Promise<void> | undefined;
+  const warmUp = (parts: TurnParts): PartsWarmUp => {
+    const stop = new AbortController();
+    // local mode runs on the host: nothing slow to start, and its warning belongs to the first code that runs
+    const sandboxWarm =
+      parts.sandbox && options.settings().sandbox.mode === 'docker'
+        ? sandbox.warm().then((made) => warmUpSessionSandbox(made, stop.signal))
+        : undefined;
+    const browserWarm = parts.browser ? browser.warm() : undefined;
+    const started = Promise.allSettled([sandboxWarm, browserWarm]);
+    return {
+      settle: () => {
+        stop.abort();
+        settling = started.then(async () => {
+          if (sandboxWarm && sandbox.has()) await coolDownSessionSandbox(await sandbox.get());
+          await browser.closeIfUnused();
+        });
+        return settling;
+      },
+    };
+  };
   return {
     sessionId,
     workspace,
@@ -59,7 +93,9 @@ export function createLiveSessionContext(options: LiveSessionContextOptions): Li
     human: options.human,
     gate: options.gate,
     edits: new Map(),
+    warmUp,
     release: async () => {
+      await settling?.catch(() => undefined);
       await Promise.all([browser.close(), sandbox.close()]);
     },
   };

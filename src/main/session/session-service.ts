@@ -22,6 +22,7 @@ import type { AnyTool } from '../tool/tool.js';
 import { HumanChannel } from '../human/human-channel.js';
 import { resolveLlmConfig } from './llm-resolution.js';
 import type { ModeCatalog } from '../flow/mode-catalog.js';
+import { partsForTurn } from '../flow/mode-parts.js';
 import type { RunContext, RunResult, StartTaskRequest } from '../flow/mode-runner.js';
 import { createLiveSessionContext, type LiveSessionContext } from './live-session-context.js';
 import { withSessionHooks } from './session-llm.js';
@@ -57,6 +58,8 @@ export interface SessionServiceOptions {
   onSessionLive?: (session: SessionContext) => void;
   /** per-session teardown when a live session is released (e.g. close its MCP connections) */
   onSessionReleased?: (sessionId: string) => Promise<void>;
+  /** start the parts a turn will need (sandbox, browser) with the turn, not at its first tool call (default: true) */
+  warmUpParts?: boolean;
   /** awaited before each turn runs (e.g. MCP servers connected or failed); may emit notices */
   prepareRun?: (run: { session: SessionContext; emit: (event: CoreEventInput) => void }) => Promise<void>;
 }
@@ -287,6 +290,8 @@ export class SessionService {
         });
       },
     };
+    // side by side with the first model call; what the turn did not use is undone when it ends
+    const warmUp = this.options.warmUpParts === false ? undefined : live.context.warmUp(partsForTurn(request));
     const runner = this.options.modes[request.mode ?? 'agent'];
     const running = (async (): Promise<RunResult> => {
       if (!runner) throw new Error(`The ${request.mode} mode is not available in this build.`);
@@ -298,6 +303,7 @@ export class SessionService {
     );
     live.running = running;
     void running.finally(() => {
+      void warmUp?.settle().catch(() => undefined);
       clearRunning(this.options.dataDir, session.id);
       if (live.running === running) {
         live.running = undefined;
