@@ -59,7 +59,10 @@ async function startTurn(
   request: Parameters<CoreHarness['service']['start']>[0] = { task: 'warm-up test' },
 ) {
   let sessionId = '';
-  harness = await startCoreHarness((scripted) => script(scripted, sessionId), settings);
+  harness = await startCoreHarness((scripted) => script(scripted, sessionId), {
+    ...settings,
+    service: { warmUpParts: true, ...settings.service },
+  });
   const started = harness.service.start(request);
   sessionId = started.sessionId;
   sessionIds.push(sessionId);

@@ -64,6 +64,8 @@ export async function startCoreHarness(
       settings: () => settings,
       llmFactory: (config) => createLlm(config, { retryTiming: { baseDelayMs: 5, maxDelayMs: 20 } }),
       humanAvailable: true,
+      // a test core starts a session's sandbox when a tool asks; tests of the turn-start warm-up turn it on
+      warmUpParts: false,
       ...options.service,
       agents: options.service?.agents ?? BUILTIN_AGENTS,
       modes: options.service?.modes ?? BUILTIN_MODES,
