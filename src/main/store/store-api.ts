@@ -8,6 +8,7 @@ import type {
 } from '../../shared/events.js';
 import type { ChatMessage } from '../../shared/chat-message.js';
 import type { PlanStore } from './plan-store.js';
+import type { EventOutline } from '../../shared/contract/event-window.js';
 
 export interface NewSession {
   id?: string;
@@ -62,6 +63,10 @@ export interface SessionStore {
   /** appends atomically, assigning the next per-session seq; returns the stored event */
   appendEvent(event: UnsequencedEvent): CoreEvent;
   listEvents(sessionId: string, options?: { afterSeq?: number; limit?: number }): CoreEvent[];
+  /** the last `limit` events before `beforeSeq` (all when unset), oldest first; read backwards along the key */
+  listEventsBefore(sessionId: string, options: { beforeSeq?: number; limit: number }): CoreEvent[];
+  /** the session row, its seq range and its plan, without reading its other events; undefined: no such session */
+  eventOutline(sessionId: string): EventOutline | undefined;
 
   /** an agent's LLM memory is append-only; `replaceMemory` rewrites it (after compaction) */
   appendMemory(sessionId: string, agent: string, messages: ChatMessage[]): void;
