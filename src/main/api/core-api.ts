@@ -12,6 +12,7 @@ import { cleanupClient, removeSessionSandbox } from '../sandbox/session-sandbox.
 import { collectSecrets, maskSecrets, restoreMaskedSecrets } from '../store/settings-secrets.js';
 import { environmentSecrets } from '../store/redact.js';
 import { createAppHandlers } from './app-handlers.js';
+import { createEventWindowHandlers } from './event-window-handlers.js';
 import { attachmentNote, plannedUploadPaths, saveUploads } from '../workspace/workspace-files.js';
 
 /** The part of SessionService the UI drives. */
@@ -190,6 +191,7 @@ export function createCoreApi(options: CoreApiOptions): CoreApi {
       return { ok: true };
     },
     ...app.handlers,
+    ...createEventWindowHandlers({ store, isRunning: (sessionId) => sessions.isRunning(sessionId) }),
   };
 
   return {
