@@ -27,6 +27,8 @@ export interface MessageItem {
   images: Image[];
   /** the last event for it was a streamed chunk */
   streaming: boolean;
+  /** every event for it in this view was a streamed chunk: text from older events, loaded later, goes before it */
+  onlyChunks: boolean;
 }
 
 export interface ToolItem {
@@ -144,6 +146,10 @@ export interface SessionView {
   sessionId: string;
   /** highest seq applied: events at or below it are already in (replay and live overlap safely) */
   lastSeq: number;
+  /** lowest seq applied (0: none yet); a view opened on a window loads events before it on scroll */
+  firstSeq: number;
+  /** the session's first stored seq, when the view was opened on a window of its last events */
+  storedFirstSeq?: number;
   session?: SessionInfo;
   title?: string;
   status?: SessionStatus;
@@ -160,13 +166,13 @@ export interface SessionView {
 }
 
 export function emptySessionView(sessionId: string): SessionView {
-  return { sessionId, lastSeq: 0, items: [], screenshots: [], waitingAsks: [], index: {} };
+  return { sessionId, lastSeq: 0, firstSeq: 0, items: [], screenshots: [], waitingAsks: [], index: {} };
 }
 
 /** calls whose whole story is told elsewhere (terminate: the done card and step markers) unless they fail */
 const QUIET_TOOLS = new Set(['terminate']);
 
-function itemKey(prefix: string, id: string): string {
+export function itemKey(prefix: string, id: string): string {
   return `${prefix}:${id}`;
 }
 
@@ -184,6 +190,7 @@ export function applyEvents(view: SessionView, events: readonly CoreEvent[]): Se
   for (const event of fresh) {
     applyOne(draft, event);
     draft.lastSeq = Math.max(draft.lastSeq, event.seq);
+    if (draft.firstSeq === 0 || event.seq < draft.firstSeq) draft.firstSeq = event.seq;
   }
   return draft;
 }
@@ -301,6 +308,7 @@ function applyMessage(draft: SessionView, event: CoreEventOf<'message'>): void {
       text: event.text,
       images: event.images ?? [],
       streaming: event.delta,
+      onlyChunks: event.delta,
     });
     return;
   }
@@ -309,6 +317,7 @@ function applyMessage(draft: SessionView, event: CoreEventOf<'message'>): void {
     text: event.delta ? existing.text + event.text : event.text,
     images: event.images ? [...existing.images, ...event.images] : existing.images,
     streaming: event.delta,
+    onlyChunks: existing.onlyChunks && event.delta,
   });
 }
 
@@ -386,7 +395,7 @@ function applyAsk(draft: SessionView, event: CoreEventOf<'ask'>): void {
   draft.waitingAsks = event.status === 'waiting' ? [...others, event.askId] : others;
 }
 
-function planFromSnapshot(previous: PlanView | undefined, snapshot: PlanSnapshot, finished: boolean): PlanView {
+export function planFromSnapshot(previous: PlanView | undefined, snapshot: PlanSnapshot, finished: boolean): PlanView {
   const samePlan = previous?.snapshot.planId === snapshot.planId;
   const current = snapshot.steps.findIndex((step) => step.status === 'in_progress');
   return {
@@ -411,8 +420,12 @@ function applyStep(draft: SessionView, event: CoreEventOf<'step'>): void {
     agent: event.agent,
     result: event.result,
   });
-  const plan = draft.plan;
-  if (!plan || plan.snapshot.planId !== event.planId) return;
+  draft.plan = planWithStep(draft.plan, event);
+}
+
+/** The plan after a step event; a step of another plan leaves it as it is. */
+export function planWithStep(plan: PlanView | undefined, event: CoreEventOf<'step'>): PlanView | undefined {
+  if (!plan || plan.snapshot.planId !== event.planId) return plan;
   const outcome: StepOutcome = {
     ...plan.outcomes[event.stepIndex],
     ...(event.agent ? { agent: event.agent } : {}),
@@ -424,7 +437,7 @@ function applyStep(draft: SessionView, event: CoreEventOf<'step'>): void {
   );
   const currentStep =
     event.action === 'started' ? event.stepIndex : plan.currentStep === event.stepIndex ? undefined : plan.currentStep;
-  draft.plan = {
+  return {
     ...plan,
     snapshot: { ...plan.snapshot, steps },
     currentStep,
@@ -440,7 +453,7 @@ const STEP_STATUS_OF_ACTION = {
   blocked: 'blocked',
 } as const;
 
-function lastAssistantText(draft: SessionView): string | undefined {
+export function lastAssistantText(draft: Pick<SessionView, 'items'>): string | undefined {
   for (let position = draft.items.length - 1; position >= 0; position -= 1) {
     const item = draft.items[position];
     if (item.kind === 'message' && item.role === 'assistant') return item.text;
