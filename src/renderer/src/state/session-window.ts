@@ -38,7 +38,8 @@ export function sessionViewFromWindow(
   const seeded: SessionView = {
     ...emptySessionView(sessionId),
     plan: planFromEvents(outline.planEvents),
-    storedFirstSeq: outline.firstSeq,
+    // no events stored yet: the store numbers them from 1, and all of them will arrive live
+    storedFirstSeq: outline.firstSeq || 1,
   };
   const sorted = [...events].sort((a, b) => a.seq - b.seq);
   return withSessionInfo(applyEvents(seeded, sorted), outline.session);
@@ -49,12 +50,13 @@ export function hasOlderEvents(view: SessionView): boolean {
   return view.storedFirstSeq !== undefined && view.firstSeq > view.storedFirstSeq;
 }
 
-/** The view with events from before its first one joined in front. */
+/** The view with events from before its first one joined in front; an empty page means there are none. */
 export function prependOlderEvents(view: SessionView, olderEvents: readonly CoreEvent[]): SessionView {
   const older = olderEvents
     .filter((event) => event.seq < view.firstSeq || view.firstSeq === 0)
     .sort((a, b) => a.seq - b.seq);
-  if (older.length === 0) return view;
+  // nothing before the first event (a session whose outline was read before its first event was stored)
+  if (older.length === 0) return { ...view, storedFirstSeq: view.firstSeq };
   // the page's step events land on the plan they belong to even when its plan event is in a page further back
   const seeded = { ...emptySessionView(view.sessionId), plan: view.plan && { ...view.plan, outcomes: {} } };
   return joinViews(applyEvents(seeded, older), view);
