@@ -172,7 +172,7 @@ export function emptySessionView(sessionId: string): SessionView {
 /** calls whose whole story is told elsewhere (terminate: the done card and step markers) unless they fail */
 const QUIET_TOOLS = new Set(['terminate']);
 
-export function itemKey(prefix: string, id: string): string {
+function itemKey(prefix: string, id: string): string {
   return `${prefix}:${id}`;
 }
 
@@ -453,7 +453,7 @@ const STEP_STATUS_OF_ACTION = {
   blocked: 'blocked',
 } as const;
 
-export function lastAssistantText(draft: Pick<SessionView, 'items'>): string | undefined {
+function lastAssistantText(draft: SessionView): string | undefined {
   for (let position = draft.items.length - 1; position >= 0; position -= 1) {
     const item = draft.items[position];
     if (item.kind === 'message' && item.role === 'assistant') return item.text;
