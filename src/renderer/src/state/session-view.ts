@@ -161,12 +161,12 @@ export interface SessionView {
   /** asks still waiting for the user */
   waitingAsks: string[];
   result?: string;
-  /** position in `items` of each message, tool call and ask, by its id */
-  index: Record<string, number>;
+  /** position in `items` of each message, tool call and ask, by its id (a Map: copied per batch, fast at 20,000 items) */
+  index: Map<string, number>;
 }
 
 export function emptySessionView(sessionId: string): SessionView {
-  return { sessionId, lastSeq: 0, firstSeq: 0, items: [], screenshots: [], waitingAsks: [], index: {} };
+  return { sessionId, lastSeq: 0, firstSeq: 0, items: [], screenshots: [], waitingAsks: [], index: new Map() };
 }
 
 /** calls whose whole story is told elsewhere (terminate: the done card and step markers) unless they fail */
@@ -185,7 +185,7 @@ export function applyEvents(view: SessionView, events: readonly CoreEvent[]): Se
     items: view.items.slice(),
     screenshots: view.screenshots,
     waitingAsks: view.waitingAsks,
-    index: { ...view.index },
+    index: new Map(view.index),
   };
   for (const event of fresh) {
     applyOne(draft, event);
@@ -294,10 +294,10 @@ function replaceItem(draft: SessionView, position: number, item: TimelineItem): 
 
 function applyMessage(draft: SessionView, event: CoreEventOf<'message'>): void {
   const key = itemKey('message', event.messageId);
-  const position = draft.index[key];
+  const position = draft.index.get(key);
   const existing = position === undefined ? undefined : (draft.items[position] as MessageItem);
   if (!existing) {
-    draft.index[key] = draft.items.length;
+    draft.index.set(key, draft.items.length);
     draft.items.push({
       kind: 'message',
       key,
@@ -324,7 +324,7 @@ function applyMessage(draft: SessionView, event: CoreEventOf<'message'>): void {
 function applyTool(draft: SessionView, event: CoreEventOf<'tool'>): void {
   if (QUIET_TOOLS.has(event.name) && event.status !== 'error') return;
   const key = itemKey('tool', event.callId);
-  const position = draft.index[key];
+  const position = draft.index.get(key);
   const existing = position === undefined ? undefined : (draft.items[position] as ToolItem);
   const base: ToolItem = existing ?? {
     kind: 'tool',
@@ -353,7 +353,7 @@ function applyTool(draft: SessionView, event: CoreEventOf<'tool'>): void {
     durationMs: event.durationMs ?? base.durationMs,
   };
   if (position === undefined) {
-    draft.index[key] = draft.items.length;
+    draft.index.set(key, draft.items.length);
     draft.items.push(next);
   } else {
     replaceItem(draft, position, next);
@@ -370,7 +370,7 @@ function applyTool(draft: SessionView, event: CoreEventOf<'tool'>): void {
 
 function applyAsk(draft: SessionView, event: CoreEventOf<'ask'>): void {
   const key = itemKey('ask', event.askId);
-  const position = draft.index[key];
+  const position = draft.index.get(key);
   const existing = position === undefined ? undefined : (draft.items[position] as AskItem);
   const next: AskItem = {
     kind: 'ask',
@@ -386,7 +386,7 @@ function applyAsk(draft: SessionView, event: CoreEventOf<'ask'>): void {
     answer: event.answer ?? existing?.answer,
   };
   if (position === undefined) {
-    draft.index[key] = draft.items.length;
+    draft.index.set(key, draft.items.length);
     draft.items.push(next);
   } else {
     replaceItem(draft, position, next);

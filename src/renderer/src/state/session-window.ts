@@ -129,26 +129,25 @@ function joinViews(older: SessionView, newer: SessionView): SessionView {
   const endedLater = newer.items.some((item) => item.kind === 'done');
   const items: TimelineItem[] = [];
   for (const item of older.items) {
-    const laterPosition = newer.index[item.key];
+    const laterPosition = newer.index.get(item.key);
     if (laterPosition !== undefined) items.push(joinItem(item, newer.items[laterPosition]));
     else items.push(endedLater ? endedItem(item) : item);
   }
   let lastAssistant: string | undefined;
   for (const item of items) if (item.kind === 'message' && item.role === 'assistant') lastAssistant = item.text;
   for (const item of newer.items) {
-    if (older.index[item.key] !== undefined) continue;
+    if (older.index.has(item.key)) continue;
     if (item.kind === 'message' && item.role === 'assistant') lastAssistant = item.text;
     // the reply a done card repeats may have begun in the older events
     items.push(
       item.kind === 'done' ? { ...item, repeatsLastMessage: lastAssistant?.trim() === item.result.trim() } : item,
     );
   }
-  const index: Record<string, number> = {};
+  const index = new Map<string, number>();
   items.forEach((item, position) => {
-    if (item.kind === 'message' || item.kind === 'tool' || item.kind === 'ask') index[item.key] = position;
+    if (item.kind === 'message' || item.kind === 'tool' || item.kind === 'ask') index.set(item.key, position);
   });
-  const reopened = new Set(Object.keys(newer.index));
-  const stillWaiting = endedLater ? [] : older.waitingAsks.filter((askId) => !reopened.has(`ask:${askId}`));
+  const stillWaiting = endedLater ? [] : older.waitingAsks.filter((askId) => !newer.index.has(`ask:${askId}`));
   return {
     ...older,
     ...newer,
