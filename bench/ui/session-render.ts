@@ -1,15 +1,16 @@
 /**
- * How the session view copes with a long saved session: a session of 5,000 events is written to a real store,
- * served by the real web server, and opened in Debian's Chromium. Prints the time from navigation to the rows
- * on screen, and frame times while scrolling through the whole timeline.
+ * How the session view copes with a long saved session (issue 16): a 10-event and a 50,000-event session are
+ * written to one real store, served by the real web server, and opened in Debian's Chromium in the same run.
+ * Prints the cold open of the long one beside the short one's (target: at most 1.3×), and the frame rate while
+ * scrolling up through the long one, older pages loading as it goes (target: 60 fps).
  *
- *   npx tsx --import ./scripts/raw-text/register.mjs bench/ui/session-render.ts [--events 5000] [--loads 5]
+ *   npx tsx --import ./scripts/raw-text/register.mjs bench/ui/session-render.ts [--events 50000] [--short 10] [--loads 5]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright';
-import { openStore } from '../../src/main/store/store.js';
+import { openStore, type Store } from '../../src/main/store/store.js';
 import { startWebServer } from '../../src/main/server/web-server.js';
 import { createCoreApi } from '../../src/main/api/core-api.js';
 import { SessionService } from '../../src/main/session/session-service.js';
@@ -30,6 +31,8 @@ const CHROMIUM_FLAGS = [
   '--no-first-run',
 ];
 const FRAME_BUDGET_MS = 1000 / 60;
+const TARGET_OPEN_RATIO = 1.3;
+const TARGET_FPS = 60;
 /** a hard fling (24,000 px/s) and a brisk wheel scroll (6,000 px/s) */
 const SCROLL_SPEEDS_PX_PER_FRAME = [400, 100];
 const MAX_SCROLL_FRAMES = 900;
@@ -39,11 +42,6 @@ const VIEWPORT = { width: 1400, height: 900 };
 function argument(name: string, fallback: number): number {
   const index = process.argv.indexOf(`--${name}`);
   return index >= 0 ? Number(process.argv[index + 1]) : fallback;
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
 function renderedMark(sessionId: string): string {
@@ -67,7 +65,7 @@ async function coldOpen(browser: Browser, url: string, sessionId: string): Promi
     timeout: 30_000,
   });
   const figures = (await page.evaluate(`(() => {
-    const events = performance.getEntriesByType('resource').find((entry) => entry.name.endsWith('/api/getEvents'));
+    const events = performance.getEntriesByType('resource').find((entry) => entry.name.endsWith('/api/getEventWindow'));
     return {
       totalMs: performance.getEntriesByName(${renderedMark(sessionId)})[0].startTime,
       bootMs: performance.getEntriesByName('manus:boot')[0].startTime,
@@ -104,8 +102,9 @@ interface ScrollFigures {
 }
 
 /**
- * Scrolls from the end of the timeline to its start, one step per animation frame, timing every frame.
- * Plain JavaScript text: tsx would wrap a TypeScript function with helpers the page does not have.
+ * Scrolls from the end of the timeline to its start, one step per animation frame, timing every frame; at the top
+ * it keeps ticking while an older page is on its way. Plain JavaScript text: tsx would wrap a TypeScript function
+ * with helpers the page does not have.
  */
 const SCROLL_SCRIPT = `({ step, maxFrames, longTaskMs }) => new Promise((resolve) => {
   const list = document.querySelector('[data-testid="timeline"]');
@@ -115,15 +114,18 @@ const SCROLL_SCRIPT = `({ step, maxFrames, longTaskMs }) => new Promise((resolve
   });
   observer.observe({ type: 'longtask' });
   const frames = [];
-  const start = list.scrollTop;
+  // summed step by step: an older page joining in front moves scrollTop down without the reader moving
+  let distancePx = 0;
   let last = performance.now();
   function tick(now) {
     frames.push(now - last);
     last = now;
-    list.scrollTop = Math.max(0, list.scrollTop - step);
-    if (list.scrollTop <= 0 || frames.length >= maxFrames) {
+    const before = list.scrollTop;
+    list.scrollTop = Math.max(0, before - step);
+    distancePx += before - list.scrollTop;
+    if ((list.scrollTop <= 0 && list.dataset.older !== 'more') || frames.length >= maxFrames) {
       observer.disconnect();
-      resolve({ frames: frames.slice(1), longTasks, distancePx: start - list.scrollTop });
+      resolve({ frames: frames.slice(1), longTasks, distancePx });
     } else requestAnimationFrame(tick);
   }
   requestAnimationFrame(tick);
@@ -139,22 +141,36 @@ async function scrollThrough(page: Page, step: number): Promise<ScrollFigures> {
   return page.evaluate(`(${SCROLL_SCRIPT})(${JSON.stringify(args)})`) as Promise<ScrollFigures>;
 }
 
+function writeSession(store: Store, title: string, eventCount: number, workspace: string): string {
+  const session = store.createSession({ title, mode: 'agent', model: 'fake-model', workspace, status: 'finished' });
+  for (const event of longSessionEvents(session.id, eventCount)) {
+    store.appendEvent({ ...event, ts: Date.now() } as Parameters<typeof store.appendEvent>[0]);
+  }
+  return session.id;
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+function summary(values: number[], digits = 0) {
+  return {
+    p50: Number(percentile(values, 50).toFixed(digits)),
+    p99: Number(percentile(values, 99).toFixed(digits)),
+    max: Number(Math.max(...values).toFixed(digits)),
+  };
+}
+
 async function main(): Promise<void> {
-  const eventCount = argument('events', 5000);
+  const longCount = argument('events', 50_000);
+  const shortCount = argument('short', 10);
   const loads = argument('loads', 5);
   const rendererDir = await ensureRendererBuilt();
   const dataDir = mkdtempSync(join(tmpdir(), 'manus-bench-ui-'));
   const store = openStore(dataDir);
-  const session = store.createSession({
-    title: 'A long saved session',
-    mode: 'agent',
-    model: 'fake-model',
-    workspace: dataDir,
-    status: 'finished',
-  });
-  for (const event of longSessionEvents(session.id, eventCount)) {
-    store.appendEvent({ ...event, ts: Date.now() } as Parameters<typeof store.appendEvent>[0]);
-  }
+  const shortId = writeSession(store, 'A short saved session', shortCount, dataDir);
+  const longId = writeSession(store, 'A long saved session', longCount, dataDir);
   const settings = AppSettingsSchema.parse({});
   const sessions = new SessionService({
     agents: BUILTIN_AGENTS,
@@ -175,39 +191,55 @@ async function main(): Promise<void> {
   const server = await startWebServer({ api, rendererDir, port: 0 });
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
   try {
-    const cold = [];
-    for (let run = 0; run < loads; run += 1)
-      cold.push(await coldOpen(browser, `${server.url}#/s/${session.id}`, session.id));
+    const cold: Record<'short' | 'long', ColdFigures[]> = { short: [], long: [] };
+    // alternated, so both sizes meet the same machine load
+    for (let run = 0; run < loads; run += 1) {
+      cold.short.push(await coldOpen(browser, `${server.url}#/s/${shortId}`, shortId));
+      cold.long.push(await coldOpen(browser, `${server.url}#/s/${longId}`, longId));
+    }
     // the measuring scripts are evaluated as text, which the app's CSP forbids; the app's own code is unaffected
     const page = await browser.newPage({ viewport: VIEWPORT, bypassCSP: true });
-    const inApp: number[] = [];
-    for (let run = 0; run < loads; run += 1) inApp.push(await openFromSidebar(page, server.url, session.id));
+    const inApp: Record<'short' | 'long', number[]> = { short: [], long: [] };
+    for (let run = 0; run < loads; run += 1) {
+      inApp.short.push(await openFromSidebar(page, server.url, shortId));
+      inApp.long.push(await openFromSidebar(page, server.url, longId));
+    }
     const rows = await page.locator('.timeline-row').count();
     const scrolls = [];
     for (const step of SCROLL_SPEEDS_PX_PER_FRAME) scrolls.push({ step, ...(await scrollThrough(page, step)) });
-    const summary = (values: number[], digits = 0) => ({
-      p50: Number(percentile(values, 50).toFixed(digits)),
-      p99: Number(percentile(values, 99).toFixed(digits)),
-      max: Number(Math.max(...values).toFixed(digits)),
-    });
+    const rowsAfterScroll = (await page.evaluate(
+      `document.querySelector('[data-testid="timeline"]').scrollHeight`,
+    )) as number;
 
+    const openShort = percentile(
+      cold.short.map((run) => run.totalMs),
+      50,
+    );
+    const openLong = percentile(
+      cold.long.map((run) => run.totalMs),
+      50,
+    );
     console.log(
-      `\nLong session view — ${eventCount} events (${(cold[0].bytes / 1e6).toFixed(1)} MB of JSON), ${loads} runs each, Chromium ${browser.version()}\n`,
+      `\nLong session view: ${shortCount} and ${longCount} events in one store, ${loads} runs each, Chromium ${browser.version()}\n`,
     );
     console.table({
-      'open in the running app: click → rows on screen (ms)': summary(inApp),
-      'open cold (new browser context): navigation → rows (ms)': summary(cold.map((run) => run.totalMs)),
-      '  navigation → app script running (ms)': summary(cold.map((run) => run.bootMs)),
-      '  navigation → events requested (ms)': summary(cold.map((run) => run.fetchStartMs)),
-      '  fetching the events (ms)': summary(cold.map((run) => run.fetchMs)),
+      [`open cold, ${shortCount} events: navigation → rows (ms)`]: summary(cold.short.map((run) => run.totalMs)),
+      [`open cold, ${longCount} events: navigation → rows (ms)`]: summary(cold.long.map((run) => run.totalMs)),
+      '  navigation → app script running (ms)': summary(cold.long.map((run) => run.bootMs)),
+      '  navigation → last events requested (ms)': summary(cold.long.map((run) => run.fetchStartMs)),
+      '  fetching the last events (ms)': summary(cold.long.map((run) => run.fetchMs)),
       '  events received → rows on screen (ms)': summary(
-        cold.map((run) => run.totalMs - run.fetchStartMs - run.fetchMs),
+        cold.long.map((run) => run.totalMs - run.fetchStartMs - run.fetchMs),
       ),
+      [`open in the running app, ${shortCount} events: click → rows (ms)`]: summary(inApp.short),
+      [`open in the running app, ${longCount} events: click → rows (ms)`]: summary(inApp.long),
       ...Object.fromEntries(
         scrolls.map((scroll) => [`scroll ${scroll.step * 60} px/s: frame time (ms)`, summary(scroll.frames, 1)]),
       ),
     });
-    console.log(`rows in the DOM (virtualised): ${rows}`);
+    console.log(
+      `first window: ${(cold.long[0].bytes / 1e6).toFixed(2)} MB of JSON; rows in the DOM (virtualised): ${rows}; timeline height after scrolling: ${rowsAfterScroll} px`,
+    );
     console.table(
       Object.fromEntries(
         scrolls.map((scroll) => [
@@ -223,6 +255,17 @@ async function main(): Promise<void> {
         ]),
       ),
     );
+    const ratio = openLong / openShort;
+    console.log(
+      `cold open, ${longCount} vs ${shortCount} events (p50): ${openLong.toFixed(0)} ms / ${openShort.toFixed(0)} ms = ${ratio.toFixed(2)}× (target ≤ ${TARGET_OPEN_RATIO}×) ${ratio <= TARGET_OPEN_RATIO ? 'met' : 'NOT met'}`,
+    );
+    for (const scroll of scrolls) {
+      const meanFrame = scroll.frames.reduce((sum, frame) => sum + frame, 0) / scroll.frames.length;
+      const fps = 1000 / meanFrame;
+      console.log(
+        `scrolling ${longCount} events at ${scroll.step * 60} px/s: ${fps.toFixed(1)} fps (mean frame ${meanFrame.toFixed(1)} ms) = ${(fps / TARGET_FPS).toFixed(2)}× of ${TARGET_FPS} fps`,
+      );
+    }
   } finally {
     await browser.close();
     await server.close();

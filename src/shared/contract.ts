@@ -15,6 +15,7 @@ import {
   WorkspaceFileSchema,
   WorkspaceListingSchema,
 } from './contract/app-requests.js';
+import { EventWindowRequestSchema, EventWindowSchema, SessionOutlineSchema } from './contract/event-window.js';
 
 /**
  * The one contract between the UI and the core: every request (name, request schema, reply schema) and the
@@ -94,6 +95,10 @@ export const CONTRACT = {
     }),
     z.array(CoreEventSchema),
   ),
+  /** a bounded run of a session's events: its last ones, or those before or after a seq */
+  getEventWindow: request(EventWindowRequestSchema, EventWindowSchema),
+  /** what a session view shows before its events: the row, seq range, running flag and plan */
+  getSessionOutline: request(SessionRef, SessionOutlineSchema),
   searchSessions: request(
     z.object({ query: z.string().min(1), limit: z.number().int().positive().max(200).optional() }),
     z.array(SearchHitSchema),
@@ -153,3 +158,4 @@ export const EventStreamSchema = CoreEventSchema;
 export { REQUEST_NAMES, isRequestName, type RequestName } from './contract/names.js';
 
 export * from './contract/app-requests.js';
+export * from './contract/event-window.js';

@@ -4,9 +4,17 @@ import {
   applyEvents,
   emptySessionView,
   sessionViewFromEvents,
+  withSessionInfo,
   type MessageItem,
+  type SessionView,
   type ToolItem,
 } from '../../src/renderer/src/state/session-view.js';
+import {
+  hasOlderEvents,
+  prependOlderEvents,
+  sessionViewFromWindow,
+} from '../../src/renderer/src/state/session-window.js';
+import type { SessionInfo } from '../../src/shared/events.js';
 
 const SESSION = 's1';
 
@@ -411,5 +419,193 @@ describe('session view reduction', () => {
     expect(view.items).toHaveLength(2000);
     expect(view.lastSeq).toBe(5000);
     expect((view.items[0] as MessageItem).text).toBe('chunk more');
+  });
+});
+
+const SESSION_ROW: SessionInfo = {
+  id: SESSION,
+  title: 'Long one',
+  status: 'finished',
+  mode: 'agent',
+  model: 'fake-model',
+  workspace: '/tmp/ws',
+  usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+  createdAt: 1,
+  updatedAt: 2,
+};
+const PIXEL = { mimeType: 'image/png' as const, data: 'AAAA' };
+
+/** Two turns of a planned run: streamed replies, tools with progress and screenshots, a question, plan revisions. */
+function plannedSession(): CoreEvent[] {
+  const inputs: CoreEventInput[] = [
+    { type: 'message', sessionId: SESSION, messageId: 'task', role: 'user', text: 'Do it', delta: false },
+    { type: 'plan', sessionId: SESSION, action: 'created', plan: plan(['not_started', 'not_started', 'not_started']) },
+  ];
+  for (let turn = 0; turn < 3; turn += 1) {
+    const messageId = `m${turn}`;
+    const callId = `c${turn}`;
+    const args = { action: 'go_to_url', url: `http://127.0.0.1:9/${turn}` };
+    inputs.push(
+      {
+        type: 'step',
+        sessionId: SESSION,
+        action: 'started',
+        planId: 'p1',
+        stepIndex: turn,
+        description: 'go',
+        agent: 'manus',
+      },
+      { type: 'message', sessionId: SESSION, messageId, role: 'assistant', text: `Turn ${turn} `, delta: true },
+      { type: 'tool', sessionId: SESSION, callId, name: 'browser_use', kind: 'browser', args, status: 'calling' },
+      { type: 'message', sessionId: SESSION, messageId, role: 'assistant', text: 'goes on', delta: true },
+      {
+        type: 'tool',
+        sessionId: SESSION,
+        callId,
+        name: 'browser_use',
+        kind: 'browser',
+        args,
+        status: 'calling',
+        progress: 'loading ',
+      },
+      { type: 'ask', sessionId: SESSION, askId: `a${turn}`, kind: 'question', question: 'Go on?', status: 'waiting' },
+      {
+        type: 'tool',
+        sessionId: SESSION,
+        callId,
+        name: 'browser_use',
+        kind: 'browser',
+        args,
+        status: 'calling',
+        progress: 'done',
+        images: [PIXEL],
+      },
+      {
+        type: 'ask',
+        sessionId: SESSION,
+        askId: `a${turn}`,
+        kind: 'question',
+        question: '',
+        status: 'answered',
+        answer: 'yes',
+      },
+      {
+        type: 'tool',
+        sessionId: SESSION,
+        callId,
+        name: 'browser_use',
+        kind: 'browser',
+        args,
+        status: 'done',
+        output: 'page',
+        images: [PIXEL],
+      },
+      { type: 'notice', sessionId: SESSION, level: 'info', code: 'n', text: `notice ${turn}` },
+      {
+        type: 'message',
+        sessionId: SESSION,
+        messageId,
+        role: 'assistant',
+        text: `Turn ${turn} is over.`,
+        delta: false,
+      },
+      {
+        type: 'step',
+        sessionId: SESSION,
+        action: 'completed',
+        planId: 'p1',
+        stepIndex: turn,
+        description: 'go',
+        result: `r${turn}`,
+      },
+      {
+        type: 'plan',
+        sessionId: SESSION,
+        action: turn === 2 ? 'completed' : 'updated',
+        plan: plan(
+          ['completed', 'completed', 'completed'].map((status, index) =>
+            index <= turn ? status : 'not_started',
+          ) as never,
+        ),
+      },
+    );
+  }
+  inputs.push(
+    { type: 'message', sessionId: SESSION, messageId: 'last', role: 'assistant', text: 'All ', delta: true },
+    {
+      type: 'tool',
+      sessionId: SESSION,
+      callId: 'left-open',
+      name: 'bash',
+      args: { command: 'sleep 9' },
+      status: 'calling',
+    },
+    { type: 'message', sessionId: SESSION, messageId: 'last', role: 'assistant', text: 'done.', delta: true },
+    { type: 'done', sessionId: SESSION, status: 'finished', result: 'All done.' },
+  );
+  return stamp(inputs);
+}
+
+/** The outline the store gives: the latest plan event and the step events after it. */
+function outlineOf(events: CoreEvent[]) {
+  const planAt = events.findLastIndex((event) => event.type === 'plan');
+  const planEvents =
+    planAt < 0 ? [] : events.slice(planAt).filter((event) => event.type === 'plan' || event.type === 'step');
+  return { session: SESSION_ROW, firstSeq: events[0].seq, planEvents };
+}
+
+/** What the person sees: every field but the bookkeeping of where the window starts. */
+function shown(view: SessionView) {
+  const { storedFirstSeq: _stored, waitingAsks, ...rest } = view;
+  return { ...rest, waitingAsks: [...waitingAsks].sort() };
+}
+
+describe('session view from a window of its last events', () => {
+  it('shows a tool call whose calling events are in an older window, and a reply that began there', () => {
+    const events = plannedSession();
+    const fromDone = events.findIndex(
+      (event) => event.type === 'tool' && event.callId === 'c2' && event.status === 'done',
+    );
+    const view = sessionViewFromWindow(SESSION, events.slice(fromDone), outlineOf(events));
+    expect(view.items[0]).toMatchObject({
+      kind: 'tool',
+      callId: 'c2',
+      status: 'done',
+      output: 'page',
+      toolKind: 'browser',
+    });
+    expect(view.items.find((item) => item.key === 'message:last')).toMatchObject({
+      text: 'All done.',
+      streaming: false,
+    });
+    expect(view.items.at(-1)).toMatchObject({ kind: 'done', repeatsLastMessage: true });
+    expect(view.plan).toMatchObject({ completedSteps: 3, totalSteps: 3, finished: true });
+    expect(view.plan?.outcomes[2]).toEqual({ result: 'r2' });
+    expect(view.title).toBe('Long one');
+    expect(hasOlderEvents(view)).toBe(true);
+  });
+
+  it('gives the same view as every event applied in order, wherever the windows are cut', () => {
+    const events = plannedSession();
+    const whole = withSessionInfo(sessionViewFromEvents(SESSION, events), SESSION_ROW);
+    for (let cut = 1; cut < events.length; cut += 1) {
+      const window = sessionViewFromWindow(SESSION, events.slice(cut), outlineOf(events));
+      // older events arrive in two pages, as scrolling up loads them
+      const middle = Math.floor(cut / 2);
+      const paged = prependOlderEvents(prependOlderEvents(window, events.slice(middle, cut)), events.slice(0, middle));
+      expect(shown(paged), `cut before seq ${events[cut].seq}`).toEqual(shown(whole));
+      expect(hasOlderEvents(paged)).toBe(false);
+    }
+  });
+
+  it('adds nothing twice from an overlapping page, and an empty page ends the paging', () => {
+    const events = plannedSession();
+    const cut = 20;
+    const window = sessionViewFromWindow(SESSION, events.slice(cut), outlineOf(events));
+    const overlapping = prependOlderEvents(window, events.slice(cut - 5, cut + 5));
+    expect(overlapping.items.map((item) => item.key)).toEqual(
+      prependOlderEvents(window, events.slice(cut - 5, cut)).items.map((item) => item.key),
+    );
+    expect(hasOlderEvents(prependOlderEvents(window, []))).toBe(false);
   });
 });

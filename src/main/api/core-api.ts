@@ -6,6 +6,7 @@ import type { SessionStore } from '../store/store-api.js';
 import { invokeHandler } from './invoke.js';
 import type { SettingsAccess } from './settings-access.js';
 import { createAppInfoHandlers } from './app-info-handlers.js';
+import { createEventWindowHandlers } from './event-window-handlers.js';
 import { createExportHandlers } from './export-handlers.js';
 import { createLlmHandlers } from './llm-handlers.js';
 import { createMcpHandlers } from './mcp-handlers.js';
@@ -52,6 +53,7 @@ export function createCoreApi(options: CoreApiOptions): CoreApi {
   // typed as the whole contract: a request no module answers fails to compile here
   const handlers: CoreHandlers = {
     ...createSessionHandlers({ sessions, store, dataDir, sandboxSettings: () => runSettings().sandbox }),
+    ...createEventWindowHandlers({ store, isRunning: (sessionId) => sessions.isRunning(sessionId) }),
     ...createExportHandlers({ store, settings }),
     ...createSettingsHandlers({ settings }),
     ...createAppInfoHandlers({

@@ -8,6 +8,7 @@ import type {
 } from '../../shared/events.js';
 import type { ChatMessage } from '../../shared/chat-message.js';
 import type { PlanStore } from './plan-store.js';
+import type { EventOutline } from '../../shared/contract/event-window.js';
 
 export interface NewSession {
   id?: string;
@@ -71,6 +72,10 @@ export interface SessionStore {
   commitQueued(): void;
   /** commits the queue first: what was queued is read back */
   listEvents(sessionId: string, options?: { afterSeq?: number; limit?: number }): CoreEvent[];
+  /** the last `limit` events before `beforeSeq` (all when unset), oldest first; read backwards along the key */
+  listEventsBefore(sessionId: string, options: { beforeSeq?: number; limit: number }): CoreEvent[];
+  /** the session row, its seq range and its plan, without reading its other events; undefined: no such session */
+  eventOutline(sessionId: string): EventOutline | undefined;
 
   /** an agent's LLM memory is append-only; `replaceMemory` rewrites it (after compaction); both commit queued events first */
   appendMemory(sessionId: string, agent: string, messages: ChatMessage[]): void;

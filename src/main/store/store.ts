@@ -25,6 +25,7 @@ import type {
   SessionStore,
   UnsequencedEvent,
 } from './store-api.js';
+import type { EventOutline } from '../../shared/contract/event-window.js';
 
 const DEFAULT_SEARCH_LIMIT = 20;
 // SQLite reads a negative LIMIT as "no limit"
@@ -137,6 +138,28 @@ export class Store implements SessionStore {
       listEvents: db
         .prepare<[string, number, number], string>(
           'SELECT json FROM events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+        )
+        .pluck(),
+      listEventsBefore: db
+        .prepare<[string, number, number], string>(
+          'SELECT json FROM events WHERE session_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?',
+        )
+        .pluck(),
+      seqRange: db.prepare<{ id: string }, { firstSeq: number | null; lastSeq: number | null }>(
+        // one aggregate per subquery: SQLite reads each end of the key instead of the whole range
+        `SELECT (SELECT min(seq) FROM events WHERE session_id = @id) AS firstSeq,
+                (SELECT max(seq) FROM events WHERE session_id = @id) AS lastSeq`,
+      ),
+      latestPlanSeq: db
+        .prepare<[string], number>(
+          `SELECT seq FROM events INDEXED BY events_plan_progress
+           WHERE session_id = ? AND type IN ('plan', 'step') AND type = 'plan' ORDER BY seq DESC LIMIT 1`,
+        )
+        .pluck(),
+      planProgressFrom: db
+        .prepare<[string, number], string>(
+          `SELECT json FROM events INDEXED BY events_plan_progress
+           WHERE session_id = ? AND type IN ('plan', 'step') AND seq >= ? ORDER BY seq`,
         )
         .pluck(),
       nextMemoryIndex: db
@@ -277,6 +300,31 @@ export class Store implements SessionStore {
     this.commitQueued();
     const rows = this.sql.listEvents.all(sessionId, options.afterSeq ?? 0, options.limit ?? NO_LIMIT);
     return rows.map((json) => JSON.parse(json) as CoreEvent);
+  }
+
+  listEventsBefore(sessionId: string, options: { beforeSeq?: number; limit: number }): CoreEvent[] {
+    this.commitQueued();
+    const rows = this.sql.listEventsBefore.all(sessionId, options.beforeSeq ?? Number.MAX_SAFE_INTEGER, options.limit);
+    return rows.reverse().map((json) => JSON.parse(json) as CoreEvent);
+  }
+
+  eventOutline(sessionId: string): EventOutline | undefined {
+    this.commitQueued();
+    const session = this.getSession(sessionId);
+    if (!session) return undefined;
+    const range = this.sql.seqRange.get({ id: sessionId });
+    const firstSeq = range?.firstSeq ?? 0;
+    const lastSeq = range?.lastSeq ?? 0;
+    const planSeq = this.sql.latestPlanSeq.get(sessionId);
+    const planEvents = planSeq === undefined ? [] : this.sql.planProgressFrom.all(sessionId, planSeq);
+    return {
+      session,
+      firstSeq,
+      lastSeq,
+      // seqs run 1, 2, 3... per session and events are never deleted one by one: the range is the count
+      eventCount: lastSeq === 0 ? 0 : lastSeq - firstSeq + 1,
+      planEvents: planEvents.map((json) => JSON.parse(json) as CoreEvent),
+    };
   }
 
   exclusive<T>(work: () => T): T {

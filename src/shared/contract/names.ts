@@ -10,6 +10,8 @@ export const REQUEST_NAMES = [
   'listSessions',
   'getSession',
   'getEvents',
+  'getEventWindow',
+  'getSessionOutline',
   'searchSessions',
   'renameSession',
   'deleteSession',

@@ -9,24 +9,35 @@ const ESTIMATED_ROW_PX = 96;
 const OVERSCAN_ROWS = 8;
 /** within this distance of the bottom the list follows new output */
 const STICK_THRESHOLD_PX = 80;
+/** within this distance of the top the page of older events is fetched, so it is in before the reader gets there */
+const NEAR_TOP_PX = 3000;
 
-/** The session timeline, virtualised: only the rows on screen exist in the DOM, so 5,000 events stay smooth. */
+/**
+ * The session timeline, virtualised: only the rows on screen exist in the DOM, so 50,000 events stay smooth.
+ * A long session holds its last events; scrolling near the top asks for the older ones, which join in front.
+ */
 export function MessageList({
   sessionId,
   items,
   live,
   onAnswer,
+  hasOlder = false,
+  onNearTop,
 }: {
   sessionId: string;
   items: TimelineItem[];
   live: boolean;
   onAnswer: (askId: string, answer: string) => Promise<void>;
+  /** events before the first item are stored and not loaded yet */
+  hasOlder?: boolean;
+  onNearTop?: () => void;
 }) {
   const { t } = useTranslation();
   const scrollRef = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
   const [awayFromEnd, setAwayFromEnd] = useState(false);
   const [openCards, setOpenCards] = useState<ReadonlySet<string>>(() => new Set());
+  const shownFirst = useRef<string | undefined>(undefined);
 
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer re-renders this list itself; no memoised child keeps its functions
   const virtualizer = useVirtualizer({
@@ -70,6 +81,24 @@ export function MessageList({
     stickToBottom.current = true;
   }, [sessionId]);
 
+  // older items joined in front: the rows on screen stay where they were
+  const firstKey = items[0]?.key;
+  useLayoutEffect(() => {
+    const previousFirst = shownFirst.current;
+    shownFirst.current = firstKey;
+    const list = scrollRef.current;
+    if (!list || !previousFirst || previousFirst === firstKey || stickToBottom.current) return;
+    const movedTo = items.findIndex((item) => item.key === previousFirst);
+    const shift = movedTo > 0 ? virtualizer.measurementsCache[movedTo]?.start : undefined;
+    if (shift) list.scrollTop += shift;
+  }, [firstKey, items, virtualizer]);
+
+  // a window shorter than the screen (or a reader already at the top) asks for more without a scroll
+  useEffect(() => {
+    const list = scrollRef.current;
+    if (list && hasOlder && list.scrollTop < NEAR_TOP_PX) onNearTop?.();
+  }, [hasOlder, items.length, onNearTop]);
+
   // the bench and the tests wait for this mark: the session's rows are on screen
   useEffect(() => {
     if (items.length === 0) return;
@@ -84,6 +113,7 @@ export function MessageList({
     if (!list) return;
     stickToBottom.current = list.scrollHeight - list.scrollTop - list.clientHeight < STICK_THRESHOLD_PX;
     if (awayFromEnd === stickToBottom.current) setAwayFromEnd(!stickToBottom.current);
+    if (hasOlder && list.scrollTop < NEAR_TOP_PX) onNearTop?.();
   };
 
   const jumpToEnd = () => {
@@ -94,7 +124,13 @@ export function MessageList({
 
   return (
     <div className="timeline-frame">
-      <div className="timeline-scroll" ref={scrollRef} onScroll={onScroll} data-testid="timeline">
+      <div
+        className="timeline-scroll"
+        ref={scrollRef}
+        onScroll={onScroll}
+        data-testid="timeline"
+        data-older={hasOlder ? 'more' : 'none'}
+      >
         <div className="timeline-inner" style={{ height: virtualizer.getTotalSize() }}>
           {virtualizer.getVirtualItems().map((row) => {
             const item = items[row.index];

@@ -2,6 +2,7 @@ import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AppStore } from '../state/app-store.js';
 import type { SessionView } from '../state/session-view.js';
+import { hasOlderEvents } from '../state/session-window.js';
 import { SessionHeader, type PanelChoice } from '../components/SessionHeader.js';
 import { MessageList } from '../components/MessageList.js';
 import { ReviewView } from '../features/sessions/ReviewView.js';
@@ -23,6 +24,7 @@ export function SessionPane({
   const { t } = useTranslation();
   const running = view.status === 'running';
   const answer = useCallback((askId: string, reply: string) => store.answer(askId, reply), [store]);
+  const loadOlder = useCallback(() => void store.loadOlder(view.sessionId), [store, view.sessionId]);
   return (
     <>
       <SessionHeader
@@ -56,7 +58,14 @@ export function SessionPane({
       {inReview ? (
         <ReviewView client={store.client} sessionId={view.sessionId} onExit={() => onReview(undefined)} />
       ) : view.items.length > 0 ? (
-        <MessageList sessionId={view.sessionId} items={view.items} live={running} onAnswer={answer} />
+        <MessageList
+          sessionId={view.sessionId}
+          items={view.items}
+          live={running}
+          onAnswer={answer}
+          hasOlder={hasOlderEvents(view)}
+          onNearTop={loadOlder}
+        />
       ) : (
         <div className="timeline-empty">{running ? t('session.emptyRun') : t('app.loading')}</div>
       )}

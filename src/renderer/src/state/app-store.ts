@@ -1,9 +1,12 @@
 import { useSyncExternalStore } from 'react';
 import type { CoreEvent, SessionMode } from '../../../shared/events.js';
 import type { AppInfo, CoreError, SessionSummary } from '../../../shared/contract.js';
+import { DEFAULT_EVENT_WINDOW } from '../../../shared/contract/event-window.js';
 import type { UiCommand } from '../../../shared/contract/ui-commands.js';
 import { ClientError, type ConnectionState, type ManusClient } from '../client/manus-client.js';
-import { applyEvents, sessionViewFromEvents, withSessionInfo, type SessionView } from './session-view.js';
+import { applyEvents, type SessionView } from './session-view.js';
+import { hasOlderEvents, prependOlderEvents, sessionViewFromWindow } from './session-window.js';
+import { requestSessionWindow, type PrefetchedSession } from './session-requests.js';
 import { upsertSummary } from './session-list.js';
 import { routedSessionId, sessionRoute } from './route.js';
 
@@ -21,12 +24,6 @@ export interface AppState {
   sidePanel: 'auto' | 'plan' | 'browser' | 'files' | 'none';
   /** a request from the menu or a shortcut the components act on (focus, search) */
   focusRequest?: { command: UiCommand; at: number };
-}
-
-export interface PrefetchedSession {
-  sessionId: string;
-  events: Promise<CoreEvent[]>;
-  summary: Promise<SessionSummary | null>;
 }
 
 export interface SendOptions {
@@ -57,6 +54,8 @@ export class AppStore {
   private flushScheduled = false;
   /** events of sessions not loaded yet, applied once their stored events arrive */
   private readonly early = new Map<string, CoreEvent[]>();
+  /** sessions whose older events are being fetched */
+  private readonly loadingOlder = new Set<string>();
 
   constructor(
     readonly client: ManusClient,
@@ -115,7 +114,7 @@ export class AppStore {
     else this.set({ activeId: undefined });
   }
 
-  /** Loads a session's stored events, then keeps it live: a reload re-attaches here. */
+  /** Loads a session's outline and last events, then keeps it live: a reload re-attaches here. */
   async openSession(sessionId: string): Promise<void> {
     if (window.location.hash !== sessionRoute(sessionId)) {
       window.history.replaceState(window.history.state, '', sessionRoute(sessionId));
@@ -126,17 +125,36 @@ export class AppStore {
     try {
       const prefetched = this.prefetched?.sessionId === sessionId ? this.prefetched : undefined;
       this.prefetched = undefined;
-      const [events, summary] = await Promise.all([
-        prefetched?.events ?? this.client.call('getEvents', { sessionId }),
-        prefetched?.summary ?? this.client.call('getSession', { sessionId }),
-      ]);
+      const requests = prefetched ?? requestSessionWindow(this.client, sessionId);
+      const [events, outline] = await Promise.all([requests.events, requests.outline]);
       const early = this.early.get(sessionId) ?? [];
       this.early.delete(sessionId);
-      const view = applyEvents(withSessionInfo(sessionViewFromEvents(sessionId, events), summary?.session), early);
+      const view = applyEvents(sessionViewFromWindow(sessionId, events, outline), early);
       this.set({ views: { ...this.state.views, [sessionId]: view }, loadingId: undefined });
     } catch (error) {
       this.set({ loadingId: undefined });
       this.fail(error);
+    }
+  }
+
+  /** The page of events before the ones a session view holds, joined in front; one fetch at a time per session. */
+  async loadOlder(sessionId: string): Promise<void> {
+    const view = this.state.views[sessionId];
+    if (!view || !hasOlderEvents(view) || this.loadingOlder.has(sessionId)) return;
+    this.loadingOlder.add(sessionId);
+    try {
+      const older = await this.client.call('getEventWindow', {
+        sessionId,
+        beforeSeq: view.firstSeq,
+        limit: DEFAULT_EVENT_WINDOW,
+      });
+      // live events may have changed the view while the page was on its way
+      const current = this.state.views[sessionId];
+      if (current) this.set({ views: { ...this.state.views, [sessionId]: prependOlderEvents(current, older) } });
+    } catch (error) {
+      this.fail(error);
+    } finally {
+      this.loadingOlder.delete(sessionId);
     }
   }
 

@@ -27,6 +27,8 @@ export interface MessageItem {
   images: Image[];
   /** the last event for it was a streamed chunk */
   streaming: boolean;
+  /** every event for it in this view was a streamed chunk: text from older events, loaded later, goes before it */
+  onlyChunks: boolean;
 }
 
 export interface ToolItem {
@@ -144,6 +146,10 @@ export interface SessionView {
   sessionId: string;
   /** highest seq applied: events at or below it are already in (replay and live overlap safely) */
   lastSeq: number;
+  /** lowest seq applied (0: none yet); a view opened on a window loads events before it on scroll */
+  firstSeq: number;
+  /** the session's first stored seq, when the view was opened on a window of its last events */
+  storedFirstSeq?: number;
   session?: SessionInfo;
   title?: string;
   status?: SessionStatus;
@@ -155,12 +161,12 @@ export interface SessionView {
   /** asks still waiting for the user */
   waitingAsks: string[];
   result?: string;
-  /** position in `items` of each message, tool call and ask, by its id */
-  index: Record<string, number>;
+  /** position in `items` of each message, tool call and ask, by its id (a Map: copied per batch, fast at 20,000 items) */
+  index: Map<string, number>;
 }
 
 export function emptySessionView(sessionId: string): SessionView {
-  return { sessionId, lastSeq: 0, items: [], screenshots: [], waitingAsks: [], index: {} };
+  return { sessionId, lastSeq: 0, firstSeq: 0, items: [], screenshots: [], waitingAsks: [], index: new Map() };
 }
 
 /** calls whose whole story is told elsewhere (terminate: the done card and step markers) unless they fail */
@@ -179,11 +185,12 @@ export function applyEvents(view: SessionView, events: readonly CoreEvent[]): Se
     items: view.items.slice(),
     screenshots: view.screenshots,
     waitingAsks: view.waitingAsks,
-    index: { ...view.index },
+    index: new Map(view.index),
   };
   for (const event of fresh) {
     applyOne(draft, event);
     draft.lastSeq = Math.max(draft.lastSeq, event.seq);
+    if (draft.firstSeq === 0 || event.seq < draft.firstSeq) draft.firstSeq = event.seq;
   }
   return draft;
 }
@@ -287,10 +294,10 @@ function replaceItem(draft: SessionView, position: number, item: TimelineItem): 
 
 function applyMessage(draft: SessionView, event: CoreEventOf<'message'>): void {
   const key = itemKey('message', event.messageId);
-  const position = draft.index[key];
+  const position = draft.index.get(key);
   const existing = position === undefined ? undefined : (draft.items[position] as MessageItem);
   if (!existing) {
-    draft.index[key] = draft.items.length;
+    draft.index.set(key, draft.items.length);
     draft.items.push({
       kind: 'message',
       key,
@@ -301,6 +308,7 @@ function applyMessage(draft: SessionView, event: CoreEventOf<'message'>): void {
       text: event.text,
       images: event.images ?? [],
       streaming: event.delta,
+      onlyChunks: event.delta,
     });
     return;
   }
@@ -309,13 +317,14 @@ function applyMessage(draft: SessionView, event: CoreEventOf<'message'>): void {
     text: event.delta ? existing.text + event.text : event.text,
     images: event.images ? [...existing.images, ...event.images] : existing.images,
     streaming: event.delta,
+    onlyChunks: existing.onlyChunks && event.delta,
   });
 }
 
 function applyTool(draft: SessionView, event: CoreEventOf<'tool'>): void {
   if (QUIET_TOOLS.has(event.name) && event.status !== 'error') return;
   const key = itemKey('tool', event.callId);
-  const position = draft.index[key];
+  const position = draft.index.get(key);
   const existing = position === undefined ? undefined : (draft.items[position] as ToolItem);
   const base: ToolItem = existing ?? {
     kind: 'tool',
@@ -344,7 +353,7 @@ function applyTool(draft: SessionView, event: CoreEventOf<'tool'>): void {
     durationMs: event.durationMs ?? base.durationMs,
   };
   if (position === undefined) {
-    draft.index[key] = draft.items.length;
+    draft.index.set(key, draft.items.length);
     draft.items.push(next);
   } else {
     replaceItem(draft, position, next);
@@ -361,7 +370,7 @@ function applyTool(draft: SessionView, event: CoreEventOf<'tool'>): void {
 
 function applyAsk(draft: SessionView, event: CoreEventOf<'ask'>): void {
   const key = itemKey('ask', event.askId);
-  const position = draft.index[key];
+  const position = draft.index.get(key);
   const existing = position === undefined ? undefined : (draft.items[position] as AskItem);
   const next: AskItem = {
     kind: 'ask',
@@ -377,7 +386,7 @@ function applyAsk(draft: SessionView, event: CoreEventOf<'ask'>): void {
     answer: event.answer ?? existing?.answer,
   };
   if (position === undefined) {
-    draft.index[key] = draft.items.length;
+    draft.index.set(key, draft.items.length);
     draft.items.push(next);
   } else {
     replaceItem(draft, position, next);
@@ -386,7 +395,7 @@ function applyAsk(draft: SessionView, event: CoreEventOf<'ask'>): void {
   draft.waitingAsks = event.status === 'waiting' ? [...others, event.askId] : others;
 }
 
-function planFromSnapshot(previous: PlanView | undefined, snapshot: PlanSnapshot, finished: boolean): PlanView {
+export function planFromSnapshot(previous: PlanView | undefined, snapshot: PlanSnapshot, finished: boolean): PlanView {
   const samePlan = previous?.snapshot.planId === snapshot.planId;
   const current = snapshot.steps.findIndex((step) => step.status === 'in_progress');
   return {
@@ -411,8 +420,12 @@ function applyStep(draft: SessionView, event: CoreEventOf<'step'>): void {
     agent: event.agent,
     result: event.result,
   });
-  const plan = draft.plan;
-  if (!plan || plan.snapshot.planId !== event.planId) return;
+  draft.plan = planWithStep(draft.plan, event);
+}
+
+/** The plan after a step event; a step of another plan leaves it as it is. */
+export function planWithStep(plan: PlanView | undefined, event: CoreEventOf<'step'>): PlanView | undefined {
+  if (!plan || plan.snapshot.planId !== event.planId) return plan;
   const outcome: StepOutcome = {
     ...plan.outcomes[event.stepIndex],
     ...(event.agent ? { agent: event.agent } : {}),
@@ -424,7 +437,7 @@ function applyStep(draft: SessionView, event: CoreEventOf<'step'>): void {
   );
   const currentStep =
     event.action === 'started' ? event.stepIndex : plan.currentStep === event.stepIndex ? undefined : plan.currentStep;
-  draft.plan = {
+  return {
     ...plan,
     snapshot: { ...plan.snapshot, steps },
     currentStep,
