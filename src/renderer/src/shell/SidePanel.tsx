@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { AppState, AppStore } from '../state/app-store.js';
+import type { AppStore } from '../state/app-store.js';
 import type { SessionView } from '../state/session-view.js';
 import type { PanelChoice } from '../components/SessionHeader.js';
 import { ErrorBoundary } from '../components/ErrorBoundary.js';
@@ -7,14 +7,6 @@ import { PlanPanel } from '../components/PlanPanel.js';
 import { BrowserPanel } from '../components/BrowserPanel.js';
 import { WorkspacePanel } from '../features/workspace/WorkspacePanel.js';
 import './shell.css';
-
-/** The panel shown beside a session: the chosen one, or in auto the plan when there is one, else the browser. */
-export function panelFor(choice: AppState['sidePanel'], view: SessionView | undefined): PanelChoice {
-  if (choice !== 'auto') return choice;
-  if (view?.plan) return 'plan';
-  if (view?.screenshots.length) return 'browser';
-  return 'none';
-}
 
 /** The open session's plan, workspace files or browser screenshots, beside the timeline. */
 export function SidePanel({
