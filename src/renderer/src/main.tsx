@@ -10,7 +10,11 @@ import { App } from './App.js';
 import { ErrorBoundary } from './components/ErrorBoundary.js';
 import { MissingToken } from './components/MissingToken.js';
 import { ShortcutProvider } from './shortcuts/use-shortcut.js';
+import { loadSessionPane } from './shell/load-session-pane.js';
 
+// a page opened on a session needs its timeline's code at once (fetched beside its events); otherwise when idle
+if (prefetchedSession) void loadSessionPane();
+else requestIdleCallback(() => void loadSessionPane());
 initI18n();
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
