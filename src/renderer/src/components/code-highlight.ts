@@ -16,10 +16,16 @@ function subscribe(listener: () => void): () => void {
 export function requestCodeHighlight(): void {
   if (requested) return;
   requested = true;
-  void import('./highlight-plugin.js').then(({ sharedHighlight }) => {
-    highlightPlugin = sharedHighlight;
-    for (const listener of listeners) listener();
-  });
+  import('./highlight-plugin.js').then(
+    ({ sharedHighlight }) => {
+      highlightPlugin = sharedHighlight;
+      for (const listener of listeners) listener();
+    },
+    // the chunk did not arrive (a server restarted mid-session): code stays plain, the next code block tries again
+    () => {
+      requested = false;
+    },
+  );
 }
 
 /** Runs once the highlighter has loaded (Markdown drops what it rendered without it). */
