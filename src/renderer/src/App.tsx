@@ -1,18 +1,24 @@
-import { useCallback, useEffect, useState } from 'react';
+import { Suspense, useCallback, useEffect, useState } from 'react';
 import type { SessionMode } from '../../shared/events.js';
 import { useAppState, type AppStore } from './state/app-store.js';
 import { SessionSidebar } from './features/sessions/SessionSidebar.js';
-import { SettingsScreen } from './features/settings/SettingsScreen.js';
 import type { SettingsTab } from './features/settings/settings-types.js';
 import { Composer } from './components/Composer.js';
 import { ErrorBoundary } from './components/ErrorBoundary.js';
+import { LoadingPane } from './components/LoadingPane.js';
+import { lazyNamed } from './lib/lazy-named.js';
 import { Banners } from './shell/Banners.js';
-import { SessionPane } from './shell/SessionPane.js';
+import { loadSessionPane } from './shell/load-session-pane.js';
 import { StartPane } from './shell/StartPane.js';
-import { SidePanel, panelFor } from './shell/SidePanel.js';
+import { SidePanel } from './shell/SidePanel.js';
+import { panelFor } from './shell/panel-for.js';
 import { useAttachments } from './shell/use-attachments.js';
 import { useAppShortcuts, useMenuCommands } from './shell/use-app-commands.js';
 import './shell/shell.css';
+
+// each loads when first shown: the first screen is the welcome and the composer, neither settings nor a timeline
+const SettingsScreen = lazyNamed(() => import('./features/settings/SettingsScreen.js'), 'SettingsScreen');
+const SessionPane = lazyNamed(loadSessionPane, 'SessionPane');
 
 /** The window: the sessions sidebar, then settings or the session column (banners, session, composer), then a panel. */
 export function App({ store }: { store: AppStore }) {
@@ -59,29 +65,33 @@ export function App({ store }: { store: AppStore }) {
       />
       {settingsTab ? (
         <main className="main-pane settings-pane">
-          <SettingsScreen
-            client={store.client}
-            tab={settingsTab}
-            onTab={setSettingsTab}
-            onClose={() => {
-              setSettingsTab(undefined);
-              setAddingProvider(false);
-            }}
-            onSaved={() => void store.refresh()}
-            startAdding={addingProvider}
-            envModel={
-              state.appInfo?.defaultModel === 'override'
-                ? state.appInfo.models.find((choice) => choice.name === 'override')?.model
-                : undefined
-            }
-          />
+          <Suspense fallback={<LoadingPane />}>
+            <SettingsScreen
+              client={store.client}
+              tab={settingsTab}
+              onTab={setSettingsTab}
+              onClose={() => {
+                setSettingsTab(undefined);
+                setAddingProvider(false);
+              }}
+              onSaved={() => void store.refresh()}
+              startAdding={addingProvider}
+              envModel={
+                state.appInfo?.defaultModel === 'override'
+                  ? state.appInfo.models.find((choice) => choice.name === 'override')?.model
+                  : undefined
+              }
+            />
+          </Suspense>
         </main>
       ) : (
         <main className="main-pane">
           <Banners store={store} state={state} noModel={Boolean(noModel && view)} />
           <ErrorBoundary resetKey={state.activeId}>
             {view ? (
-              <SessionPane store={store} view={view} panel={panel} inReview={inReview} onReview={setReviewing} />
+              <Suspense fallback={<LoadingPane />}>
+                <SessionPane store={store} view={view} panel={panel} inReview={inReview} onReview={setReviewing} />
+              </Suspense>
             ) : (
               <StartPane
                 loading={Boolean(state.loadingId)}

@@ -1,9 +1,9 @@
-import { memo, useRef, type ComponentProps, type ReactElement } from 'react';
+import { memo, useEffect, useRef, type ComponentProps, type ReactElement } from 'react';
 import renderMarkdown, { defaultUrlTransform, type Components, type Options } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import rehypeSanitize from 'rehype-sanitize';
-import rehypeHighlight from 'rehype-highlight';
 import { CopyButton } from './CopyButton.js';
+import { onCodeHighlightLoaded, requestCodeHighlight, useCodeHighlight } from './code-highlight.js';
 import './markdown.css';
 
 /** Only these leave the app as links; `javascript:`, `data:`, `file:` and the rest are dropped. */
@@ -18,6 +18,9 @@ function CodeBlock({ children, ...props }: ComponentProps<'pre'>) {
   const preRef = useRef<HTMLPreElement>(null);
   const codeClass = (children as { props?: { className?: string } } | undefined)?.props?.className ?? '';
   const language = /language-([\w-]+)/.exec(codeClass)?.[1];
+  useEffect(() => {
+    if (language) requestCodeHighlight();
+  }, [language]);
   return (
     <div className="code-block">
       <div className="code-block-bar">
@@ -49,29 +52,36 @@ const components: Components = {
   ),
 };
 
-// the highlighter registers its grammars when set up: once for the app, not once per message rendered
-const highlightTree = rehypeHighlight({ detect: false });
-const sharedHighlight = () => highlightTree;
-
-const options: Omit<Options, 'children'> = {
+const plainOptions: Omit<Options, 'children'> = {
   remarkPlugins: [remarkGfm],
-  // sanitise first, then highlight: the highlighter's classes are added to an already-clean tree
-  rehypePlugins: [rehypeSanitize, sharedHighlight],
+  rehypePlugins: [rehypeSanitize],
   components,
   urlTransform: safeUrl,
   skipHtml: true,
 };
 
+type RenderOptions = typeof plainOptions;
+let highlightedOptions: RenderOptions | undefined;
+
+/** With the highlighter loaded: sanitise first, then highlight, so its classes are added to an already-clean tree. */
+function optionsWith(highlight: ReturnType<typeof useCodeHighlight>): RenderOptions {
+  if (!highlight) return plainOptions;
+  highlightedOptions ??= { ...plainOptions, rehypePlugins: [rehypeSanitize, highlight] };
+  return highlightedOptions;
+}
+
 /** rows scrolled back into view reuse their rendered Markdown instead of parsing it again */
 const RENDERED_CACHE_SIZE = 600;
 const renderedCache = new Map<string, ReactElement>();
+// what was rendered before the highlighter arrived is rendered again, highlighted
+onCodeHighlightLoaded(() => renderedCache.clear());
 
 /** Whether this text was rendered recently (showing it again costs nothing). */
 export function isMarkdownCached(text: string): boolean {
   return renderedCache.has(text);
 }
 
-function renderCached(text: string): ReactElement {
+function renderCached(text: string, options: RenderOptions): ReactElement {
   const cached = renderedCache.get(text);
   if (cached) {
     renderedCache.delete(text);
@@ -85,11 +95,15 @@ function renderCached(text: string): ReactElement {
 }
 
 /**
- * Model and web text rendered as Markdown: raw HTML is dropped, unsafe links are removed, code is highlighted.
+ * Model and web text rendered as Markdown: raw HTML is dropped, unsafe links are removed, code is highlighted
+ * (shown plain at once, highlighted when the highlighter's chunk has loaded).
  * Text still streaming in is not cached: each chunk would evict a finished message.
  */
 export const Markdown = memo(function Markdown({ text, streaming = false }: { text: string; streaming?: boolean }) {
+  const options = optionsWith(useCodeHighlight());
   return (
-    <div className="markdown">{streaming ? renderMarkdown({ ...options, children: text }) : renderCached(text)}</div>
+    <div className="markdown">
+      {streaming ? renderMarkdown({ ...options, children: text }) : renderCached(text, options)}
+    </div>
   );
 });

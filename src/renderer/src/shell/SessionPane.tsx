@@ -1,11 +1,15 @@
-import { useCallback } from 'react';
+import { Suspense, useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AppStore } from '../state/app-store.js';
 import type { SessionView } from '../state/session-view.js';
 import { hasOlderEvents } from '../state/session-window.js';
 import { SessionHeader, type PanelChoice } from '../components/SessionHeader.js';
 import { MessageList } from '../components/MessageList.js';
-import { ReviewView } from '../features/sessions/ReviewView.js';
+import { LoadingPane } from '../components/LoadingPane.js';
+import { lazyNamed } from '../lib/lazy-named.js';
+
+// loaded when a review is first opened
+const ReviewView = lazyNamed(() => import('../features/sessions/ReviewView.js'), 'ReviewView');
 
 /** The open session: its header with the review and files toggles, then its timeline or its review. */
 export function SessionPane({
@@ -56,7 +60,9 @@ export function SessionPane({
         }
       />
       {inReview ? (
-        <ReviewView client={store.client} sessionId={view.sessionId} onExit={() => onReview(undefined)} />
+        <Suspense fallback={<LoadingPane />}>
+          <ReviewView client={store.client} sessionId={view.sessionId} onExit={() => onReview(undefined)} />
+        </Suspense>
       ) : view.items.length > 0 ? (
         <MessageList
           sessionId={view.sessionId}

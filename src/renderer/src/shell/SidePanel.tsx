@@ -1,20 +1,17 @@
+import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { AppState, AppStore } from '../state/app-store.js';
+import type { AppStore } from '../state/app-store.js';
 import type { SessionView } from '../state/session-view.js';
 import type { PanelChoice } from '../components/SessionHeader.js';
 import { ErrorBoundary } from '../components/ErrorBoundary.js';
-import { PlanPanel } from '../components/PlanPanel.js';
+import { LoadingPane } from '../components/LoadingPane.js';
 import { BrowserPanel } from '../components/BrowserPanel.js';
-import { WorkspacePanel } from '../features/workspace/WorkspacePanel.js';
+import { lazyNamed } from '../lib/lazy-named.js';
 import './shell.css';
 
-/** The panel shown beside a session: the chosen one, or in auto the plan when there is one, else the browser. */
-export function panelFor(choice: AppState['sidePanel'], view: SessionView | undefined): PanelChoice {
-  if (choice !== 'auto') return choice;
-  if (view?.plan) return 'plan';
-  if (view?.screenshots.length) return 'browser';
-  return 'none';
-}
+// loaded when first shown: the plan renders Markdown, the workspace its file previews
+const PlanPanel = lazyNamed(() => import('../components/PlanPanel.js'), 'PlanPanel');
+const WorkspacePanel = lazyNamed(() => import('../features/workspace/WorkspacePanel.js'), 'WorkspacePanel');
 
 /** The open session's plan, workspace files or browser screenshots, beside the timeline. */
 export function SidePanel({
@@ -38,19 +35,21 @@ export function SidePanel({
       }
     >
       <ErrorBoundary resetKey={`${view.sessionId}:${panel}`}>
-        {panel === 'plan' ? (
-          <PlanPanel plan={view.plan} />
-        ) : panel === 'files' ? (
-          <WorkspacePanel
-            key={view.sessionId}
-            client={store.client}
-            sessionId={view.sessionId}
-            changeKey={view.lastSeq}
-            canOpen={canOpen}
-          />
-        ) : (
-          <BrowserPanel screenshots={view.screenshots} />
-        )}
+        <Suspense fallback={<LoadingPane />}>
+          {panel === 'plan' ? (
+            <PlanPanel plan={view.plan} />
+          ) : panel === 'files' ? (
+            <WorkspacePanel
+              key={view.sessionId}
+              client={store.client}
+              sessionId={view.sessionId}
+              changeKey={view.lastSeq}
+              canOpen={canOpen}
+            />
+          ) : (
+            <BrowserPanel screenshots={view.screenshots} />
+          )}
+        </Suspense>
       </ErrorBoundary>
     </aside>
   );

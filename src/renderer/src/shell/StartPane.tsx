@@ -1,6 +1,6 @@
-import { useTranslation } from 'react-i18next';
 import { FirstRun } from '../features/onboarding/FirstRun.js';
 import { Welcome } from '../components/Welcome.js';
+import { LoadingPane } from '../components/LoadingPane.js';
 
 /** No session open: a session loading, the first-run steps when no model is set up, else the welcome examples. */
 export function StartPane({
@@ -14,7 +14,6 @@ export function StartPane({
   onAddProvider: () => void;
   onPickExample: (task: string) => void;
 }) {
-  const { t } = useTranslation();
-  if (loading) return <div className="timeline-empty">{t('app.loading')}</div>;
+  if (loading) return <LoadingPane />;
   return noModel ? <FirstRun onAddProvider={onAddProvider} /> : <Welcome onPick={onPickExample} />;
 }

@@ -1,12 +1,16 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { WorkspaceFile, WorkspaceListing } from '../../../../shared/contract.js';
 import type { ManusClient } from '../../client/manus-client.js';
 import { base64ToBytes, downloadFile } from '../common/download.js';
 import { failureOf, FailureText, type Failure } from '../common/use-action.js';
-import { FilePreview } from './FilePreview.js';
 import { formatBytes, readAttachment } from './file-reading.js';
+import { LoadingPane } from '../../components/LoadingPane.js';
+import { lazyNamed } from '../../lib/lazy-named.js';
 import './workspace.css';
+
+// loaded on the first preview: it brings the CSV parser and the code view
+const FilePreview = lazyNamed(() => import('./FilePreview.js'), 'FilePreview');
 
 const KIND_ICONS: Record<string, string> = {
   image: '▨',
@@ -200,7 +204,9 @@ export function WorkspacePanel({
           </div>
           {file.truncated ? <p className="field-help">{t('workspace.previewCut')}</p> : null}
           <div className="file-preview-body">
-            <FilePreview file={file} />
+            <Suspense fallback={<LoadingPane />}>
+              <FilePreview file={file} />
+            </Suspense>
           </div>
         </div>
       )}
