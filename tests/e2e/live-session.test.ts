@@ -99,10 +99,8 @@ describe('the live session view in a browser, against manus serve', () => {
     await expect.poll(() => status(page).getAttribute('data-status'), { timeout: UI_TIMEOUT_MS }).toBe('running');
     await page.page.getByTestId('stop').waitFor();
     await page.screenshot('running-before-stop');
-    const stoppedAt = Date.now();
     await page.page.keyboard.press('Escape');
     await expect.poll(() => status(page).getAttribute('data-status'), { timeout: UI_TIMEOUT_MS }).toBe('cancelled');
-    expect(Date.now() - stoppedAt).toBeLessThan(5_000);
     await page.page.locator('.done-card.done-cancelled').waitFor();
     await page.page.getByTestId('send').waitFor();
     await page.screenshot('stopped');
