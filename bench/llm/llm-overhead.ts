@@ -92,6 +92,10 @@ rows.push(
   await measure('count 300 msgs, cold', FIT_RUNS, () => createTokenCounter('gpt-4o', { vision: false }).messages(long)),
 );
 rows.push(await measure('count 300 msgs, memoised', FIT_RUNS, () => counter.messages(long)));
+// base64 or minified code: one unbroken run the tokenizer must not go quadratic on
+const unbroken = 'x'.repeat(200_000);
+const unbrokenRow = await measure('count a 200 K-char unbroken run', FIT_RUNS, () => counter.text(unbroken));
+rows.push(unbrokenRow);
 rows.push(await measure('fitContext 300 msgs → 32k', FIT_RUNS, () => fitContext(long, { budget: 32_000, counter })));
 const textReply = 'Sure.\n```json\n{"tool_calls":[{"name":"bash","arguments":{"command":"ls"}}]}\n```';
 rows.push(await measure('parse JSON tool calls from text', REQUESTS, () => parseTextToolCalls(textReply, tools)));
@@ -107,3 +111,7 @@ for (const row of rows) {
     `${row.name.padEnd(34)} ${String(row.runs).padStart(5)} ${row.p50.toFixed(2).padStart(9)} ${row.p99.toFixed(2).padStart(9)} ${row.max.toFixed(2).padStart(9)}`,
   );
 }
+// the bound tests/llm/tokens.test.ts once asserted
+console.log(
+  `\n200 K-char unbroken run vs the 1000 ms yardstick: p99 / yardstick ${(unbrokenRow.p99 / 1000).toFixed(2)}`,
+);

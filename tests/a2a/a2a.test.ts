@@ -8,6 +8,7 @@ import { SqliteTaskStore } from '../../src/main/a2a/sqlite-task-store.js';
 import { sequence, type Script } from '../support/fake-llm/index.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
 import { a2aClient } from '../support/a2a-client.js';
+import { waitFor } from '../support/wait-for.js';
 
 const call = (name: string, args: unknown) => ({ name, arguments: JSON.stringify(args) });
 const finish = (text: string) => ({ text, toolCalls: [call('terminate', { status: 'success' })] });
@@ -148,11 +149,7 @@ describe('manus a2a through the SDK client', () => {
   it('cancels a running task for real (tasks/cancel stops the session)', async () => {
     const { core, client } = await startAgent(sequence({ fault: 'hang' }));
     const submitted = asTask(await send(client, 'Think for a very long time', { returnImmediately: true }));
-    const started = Date.now();
-    while (core.service.runningSessionIds().length === 0) {
-      if (Date.now() - started > 10_000) throw new Error('the run never started');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await waitFor(() => core.service.runningSessionIds().length > 0, 10_000, 'the run to start');
     const sessionId = core.service.runningSessionIds()[0];
 
     const cancelled = await client.cancelTask({ tenant: '', id: submitted.id, metadata: undefined });

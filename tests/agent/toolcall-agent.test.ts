@@ -117,7 +117,7 @@ describe('ToolCallAgent', () => {
   });
 
   it('runs several calls of one reply concurrently and keeps results in call order', async () => {
-    const { agent, requests } = agentWith(
+    const { agent, requests, events } = agentWith(
       sequence(
         {
           toolCalls: [
@@ -129,9 +129,10 @@ describe('ToolCallAgent', () => {
         { text: 'done', toolCalls: [call('terminate', { status: 'success' })] },
       ),
     );
-    const started = performance.now();
     await agent.run('go');
-    expect(performance.now() - started).toBeLessThan(1000);
+    // run side by side: every call started before the first one (the fastest) finished
+    const toolEvents = events.flatMap((event) => (event.type === 'tool' ? [`${event.status} ${event.callId}`] : []));
+    expect(toolEvents.slice(0, 4)).toEqual(['calling a', 'calling b', 'calling c', 'done b']);
     const toolMessages = requests()[1].body.messages.filter((m: { role: string }) => m.role === 'tool');
     expect(toolMessages.map((m: { content: string }) => m.content.split(':')[1])).toEqual(['slow', 'fast', 'mid']);
   });
@@ -178,15 +179,13 @@ describe('ToolCallAgent', () => {
     expect(await agent.run('2+2?')).toMatchObject({ outcome: 'success', text: 'The answer is 4.', steps: 1 });
   });
 
-  it('cancels within a second, even while the model hangs', async () => {
-    const { agent } = agentWith(sequence({ fault: 'hang' }));
+  it('cancels while the model hangs', async () => {
+    const { agent, requests } = agentWith(sequence({ fault: 'hang' }));
     const abort = new AbortController();
     const running = agent.run('go', { signal: abort.signal });
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const cancelledAt = performance.now();
+    await waitFor(() => requests().length === 1, 5_000, 'the request to the model');
     abort.abort();
     await expect(running).rejects.toBeInstanceOf(RunCancelledError);
-    expect(performance.now() - cancelledAt).toBeLessThan(1000);
     expect(agent.state).toBe('IDLE');
   });
 

@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright';
 import { sequence, type Script } from '../support/fake-llm/index.js';
-import { serveApp, type ServedApp } from './support/served-app.js';
-import { launchChromium, openPage, type WatchedPage } from './support/browser.js';
+import { useAppInChromium } from './support/app-in-chromium.js';
 import { call, finish, lastToolResult } from './support/scripts.js';
 import { API_PREFIX } from '../../src/shared/contract/web-transport.js';
 import type { MaskedSettings } from '../../src/shared/contract.js';
@@ -22,35 +21,7 @@ const MINIMAL_PDF =
   '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj ' +
   '3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 200]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n';
 
-let browser: Browser;
-let app: ServedApp | undefined;
-let watched: WatchedPage | undefined;
-
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail' && watched) {
-    await watched.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`);
-    console.error(`server output:\n${app?.logs()}\npage console:\n${watched.console.join('\n')}`);
-  }
-  await watched?.page.close();
-  await app?.stop();
-  app = undefined;
-  watched = undefined;
-});
-
-async function open(script: Script, options: Parameters<typeof serveApp>[1] = {}): Promise<WatchedPage> {
-  app = await serveApp(script, options);
-  watched = await openPage(browser, app.url);
-  await watched.page.getByTestId('composer-input').waitFor({ timeout: UI_TIMEOUT_MS });
-  return watched;
-}
+const e2e = useAppInChromium();
 
 async function sendTask(page: Page, task: string): Promise<void> {
   const input = page.getByTestId('composer-input');
@@ -66,9 +37,9 @@ async function waitFinished(page: Page): Promise<void> {
 
 /** The settings as the core returns them to a UI (masked), through the served API. */
 async function savedSettings(): Promise<MaskedSettings> {
-  const response = await fetch(`${app!.origin}${API_PREFIX}getSettings`, {
+  const response = await fetch(`${e2e.app.origin}${API_PREFIX}getSettings`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${app!.token}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${e2e.app.token}`, 'content-type': 'application/json' },
     body: '{}',
   });
   const reply = (await response.json()) as { ok: boolean; value: MaskedSettings };
@@ -109,20 +80,20 @@ async function dropFiles(page: Page, testId: string, files: { name: string; mime
 
 describe('first run and settings', () => {
   it('leads a first run without a key to settings, where a provider is added, tested and used', async () => {
-    const page = (await open(sequence(finish('Hello from the new provider.')), { env: NO_ENV_MODEL })).page;
+    const page = (await e2e.open(sequence(finish('Hello from the new provider.')), { env: NO_ENV_MODEL })).page;
     const firstRun = page.getByTestId('first-run');
     await firstRun.waitFor({ timeout: UI_TIMEOUT_MS });
-    await watched!.screenshot('first-run');
+    await e2e.watched.screenshot('first-run');
     await page.getByTestId('first-run-add-provider').click();
     await page.getByTestId('settings').waitFor();
 
     const key = 'sk-test-abcdef1234567890';
-    await addProvider(page, app!.llm.baseUrl, key);
-    await watched!.screenshot('settings-providers');
+    await addProvider(page, e2e.app.llm.baseUrl, key);
+    await e2e.watched.screenshot('settings-providers');
     // the key is shown masked and never reaches the page unmasked
     expect(await page.locator('[data-provider="local"] .masked-key').innerText()).toBe('••••7890');
     expect(await page.content()).not.toContain(key);
-    expect(app!.logs()).not.toContain(key);
+    expect(e2e.app.logs()).not.toContain(key);
 
     await page.getByTestId('close-settings').click();
     await expect.poll(() => page.getByTestId('first-run').count()).toBe(0);
@@ -130,12 +101,12 @@ describe('first run and settings', () => {
     await waitFinished(page);
     await page.locator('.message', { hasText: 'Hello from the new provider.' }).waitFor();
     // the run went to the provider saved in settings, with its key
-    const chat = app!.llm.chatRequests.at(-1)!;
+    const chat = e2e.app.llm.chatRequests.at(-1)!;
     expect(chat.headers.authorization).toBe(`Bearer ${key}`);
   });
 
   it('adds an MCP server, shows it connected with its tools, and saves a per-tool approval', async () => {
-    const page = (await open(sequence(finish('ok')))).page;
+    const page = (await e2e.open(sequence(finish('ok')))).page;
     await page.keyboard.press('Control+,');
     await page.getByTestId('settings').waitFor();
     // the model from the environment is named, so an empty provider list does not puzzle
@@ -155,7 +126,7 @@ describe('first run and settings', () => {
     expect(await server.locator('tr[data-tool]').count()).toBeGreaterThan(3);
     await echo.locator('select').selectOption('ask');
     await page.getByTestId('saved').waitFor();
-    await watched!.screenshot('settings-mcp');
+    await e2e.watched.screenshot('settings-mcp');
 
     const settings = await savedSettings();
     expect(settings.mcp.servers.everything.toolApproval).toEqual({ echo: 'ask' });
@@ -184,11 +155,11 @@ describe('first run and settings', () => {
   });
 
   it('shows the sandbox status, browser and approval settings, and switches to Chinese and the light theme', async () => {
-    const page = (await open(sequence(finish('ok')))).page;
+    const page = (await e2e.open(sequence(finish('ok')))).page;
     await page.getByTestId('open-settings').click();
     await page.locator('[data-tab="sandbox"]').click();
     await page.getByTestId('image-state').waitFor({ timeout: UI_TIMEOUT_MS });
-    await watched!.screenshot('settings-sandbox');
+    await e2e.watched.screenshot('settings-sandbox');
     await page.getByTestId('sandbox-memory').fill('2048');
     await page.getByTestId('save-sandbox').click();
     await page.getByTestId('saved').waitFor();
@@ -200,12 +171,12 @@ describe('first run and settings', () => {
     await privateNetwork.check();
     await page.getByTestId('save-browser').click();
     await page.getByTestId('saved').waitFor();
-    await watched!.screenshot('settings-browser');
+    await e2e.watched.screenshot('settings-browser');
 
     await page.locator('[data-tab="approval"]').click();
     await page.locator('[data-policy="risky"]').click();
     await expect.poll(() => page.locator('[data-policy="risky"]').getAttribute('class')).toContain('active');
-    await watched!.screenshot('settings-approval');
+    await e2e.watched.screenshot('settings-approval');
 
     await page.locator('[data-tab="appearance"]').click();
     await page.getByTestId('language').selectOption('zh');
@@ -213,14 +184,14 @@ describe('first run and settings', () => {
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
     await page.getByTestId('theme').selectOption('light');
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
-    await watched!.screenshot('settings-appearance-zh-light');
+    await e2e.watched.screenshot('settings-appearance-zh-light');
 
     // the choice survives a reload; the whole app speaks Chinese
     await page.reload();
     await page.getByTestId('composer-input').waitFor();
     expect(await page.getByTestId('new-session').innerText()).toContain('新建会话');
     expect(await page.getByTestId('send').innerText()).toContain('发送');
-    await watched!.screenshot('welcome-zh');
+    await e2e.watched.screenshot('welcome-zh');
     const saved = await savedSettings();
     expect(saved.sandbox.memoryMb).toBe(2048);
     expect(saved.approval.policy).toBe('risky');
@@ -239,12 +210,12 @@ describe('approval cards', () => {
       if (request.index === 3) return { toolCalls: [create('fourth.txt')] };
       return finish('All written.');
     };
-    const page = (await open(script, { config: { 'approval.policy': 'risky' } })).page;
+    const page = (await e2e.open(script, { config: { 'approval.policy': 'risky' } })).page;
     await sendTask(page, 'Write some files');
     const waiting = (name: string) =>
       page.locator('.ask-card[data-kind="approval"][data-status="waiting"]', { hasText: name });
     await waiting('approved.txt').waitFor({ timeout: RUN_TIMEOUT_MS });
-    await watched!.screenshot('approval-card-waiting');
+    await e2e.watched.screenshot('approval-card-waiting');
     await waiting('approved.txt').getByTestId('approve').click();
     await waiting('denied.txt').waitFor({ timeout: RUN_TIMEOUT_MS });
     await waiting('denied.txt').getByTestId('deny').click();
@@ -261,7 +232,7 @@ describe('approval cards', () => {
       '✓ Always allowed',
     ]);
     expect((await savedSettings()).approval.alwaysAllow).toEqual(['str_replace_editor']);
-    await watched!.screenshot('approval-answered');
+    await e2e.watched.screenshot('approval-answered');
 
     // the approved files are in the workspace, the denied one is not
     await page.getByTestId('toggle-files').click();
@@ -275,7 +246,7 @@ describe('approval cards', () => {
 describe('sessions', () => {
   it('searches, renames, exports, reviews and deletes sessions', async () => {
     const page = (
-      await open(
+      await e2e.open(
         sequence(
           finish('Penguins live in the southern hemisphere.'),
           {
@@ -305,7 +276,7 @@ describe('sessions', () => {
     await expect.poll(() => rows.count()).toBe(1);
     expect(await rows.first().innerText()).toContain('penguins');
     expect(await rows.first().locator('mark').innerText()).toBe('hemisphere');
-    await watched!.screenshot('sessions-search');
+    await e2e.watched.screenshot('sessions-search');
     await page.getByTestId('session-search').fill('');
     await expect.poll(() => rows.count()).toBe(2);
 
@@ -345,7 +316,7 @@ describe('sessions', () => {
     await expect.poll(() => review.locator('.message', { hasText: 'Giraffes sleep standing up.' }).count()).toBe(0);
     await review.locator('.tool-card[data-tool="str_replace_editor"]').waitFor();
     const position = await page.getByTestId('review-position').innerText();
-    await watched!.screenshot('review-mode');
+    await e2e.watched.screenshot('review-mode');
     // one step back goes before the tool call; Next steps forward again
     await page.getByTestId('review-prev').click();
     await expect.poll(() => review.locator('.tool-card[data-tool="str_replace_editor"]').count()).toBe(0);
@@ -360,11 +331,11 @@ describe('sessions', () => {
     await rows.first().getByTestId('session-menu').click();
     await rows.first().locator('[data-action="delete"]').click();
     await page.getByTestId('confirm-dialog').waitFor();
-    await watched!.screenshot('sessions-delete-confirm');
+    await e2e.watched.screenshot('sessions-delete-confirm');
     await page.getByTestId('confirm').click();
     await expect.poll(() => rows.count()).toBe(1);
     expect(await rows.first().innerText()).toContain('penguins');
-    expect(watched!.dialogs).toEqual([]);
+    expect(e2e.watched.dialogs).toEqual([]);
   });
 });
 
@@ -372,7 +343,7 @@ describe('workspace files', () => {
   it('copies dropped files into the workspace, tells the agent their paths, and previews CSV, image and HTML', async () => {
     const csv = 'city,population\nParis,2100000\n"Lyon, FR",513000\n';
     const html = '<h1 id="title">Report</h1><script>alert("ran")</script>';
-    const page = (await open(sequence(finish('I see the files.')))).page;
+    const page = (await e2e.open(sequence(finish('I see the files.')))).page;
     // this screen in the dark theme
     await page.evaluate(() => localStorage.setItem('manus.theme', 'dark'));
     await page.reload();
@@ -391,10 +362,10 @@ describe('workspace files', () => {
       buffer: Buffer.from('picked'),
     });
     await expect.poll(() => page.getByTestId('attachments').locator('li').count()).toBe(5);
-    await watched!.screenshot('composer-attachments');
+    await e2e.watched.screenshot('composer-attachments');
     await sendTask(page, 'Look at these files');
     await waitFinished(page);
-    const prompt = JSON.stringify(app!.llm.chatRequests[0]!.body);
+    const prompt = JSON.stringify(e2e.app.llm.chatRequests[0]!.body);
     expect(prompt).toContain('/workspace/uploads/cities.csv');
     expect(prompt).toContain('/workspace/uploads/dot.png');
     expect(prompt).toContain('/workspace/uploads/notes.txt');
@@ -405,14 +376,14 @@ describe('workspace files', () => {
     await table.waitFor();
     expect(await table.locator('th').allInnerTexts()).toEqual(['city', 'population']);
     expect(await table.locator('tbody tr').nth(1).locator('td').first().innerText()).toBe('Lyon, FR');
-    await watched!.screenshot('workspace-csv-dark');
+    await e2e.watched.screenshot('workspace-csv-dark');
 
     await page.getByTestId('preview-back').click();
     await page.locator('[data-file="uploads/dot.png"]').click();
     const image = page.getByTestId('preview-image');
     await image.waitFor();
     await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(2);
-    await watched!.screenshot('workspace-image-dark');
+    await e2e.watched.screenshot('workspace-image-dark');
 
     await page.getByTestId('preview-back').click();
     await page.locator('[data-file="uploads/report.html"]').click();
@@ -422,7 +393,7 @@ describe('workspace files', () => {
     await expect
       .poll(() => page.frameLocator('[data-testid="preview-html"]').locator('#title').innerText())
       .toBe('Report');
-    expect(watched!.dialogs).toEqual([]);
+    expect(e2e.watched.dialogs).toEqual([]);
 
     // a PDF opens in a blob: frame the page's CSP allows
     await page.getByTestId('preview-back').click();
@@ -430,7 +401,7 @@ describe('workspace files', () => {
     const pdf = page.getByTestId('preview-pdf');
     await pdf.waitFor();
     expect(await pdf.getAttribute('src')).toMatch(/^blob:/);
-    expect(watched!.console.filter((line) => /Content Security Policy/i.test(line))).toEqual([]);
+    expect(e2e.watched.console.filter((line) => /Content Security Policy/i.test(line))).toEqual([]);
 
     // download
     const download = page.waitForEvent('download');

@@ -1,43 +1,24 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright';
+import type { Page } from 'playwright';
 import type { Script } from '../support/fake-llm/index.js';
 import { openSecretBox } from '../../src/main/store/secret-store.js';
 import { credentialStoreIn } from '../../src/main/mcp/oauth/credential-store.js';
 import { startTestAuthServer, type TestAuthServer } from '../mcp/support/oauth-server.js';
 import { openStore } from '../../src/main/store/store.js';
-import { serveApp, type ServedApp } from './support/served-app.js';
-import { launchChromium, openPage, type WatchedPage } from './support/browser.js';
+import { useAppInChromium } from './support/app-in-chromium.js';
 import { call, finish, lastToolResult } from './support/scripts.js';
 
 const UI_TIMEOUT_MS = 20_000;
 const RUN_TIMEOUT_MS = 60_000;
 const FOLLOW_BROWSER = join(import.meta.dirname, '..', 'mcp', 'fixtures', 'follow-browser.mjs');
 
-let browser: Browser;
-let app: ServedApp | undefined;
+const e2e = useAppInChromium();
 let auth: TestAuthServer | undefined;
-let watched: WatchedPage | undefined;
 
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail' && watched) {
-    await watched.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`);
-    console.error(`server output:\n${app?.logs()}\npage console:\n${watched.console.join('\n')}`);
-  }
-  await watched?.page.close();
-  await app?.stop();
+afterEach(async () => {
   await auth?.close();
-  app = undefined;
   auth = undefined;
-  watched = undefined;
 });
 
 /** The model asks the protected server who is calling, then reports what it said (once per task). */
@@ -67,8 +48,8 @@ describe('a remote MCP server behind OAuth, in the app (browser, manus serve)', 
   it('is added in Settings, signed in through the browser, used by the agent, refreshed, and signed out', async () => {
     auth = await startTestAuthServer();
     // the scripted browser plays the person approving the sign-in: $BROWSER is what the app opens
-    app = await serveApp(whoamiScript, { env: { BROWSER: FOLLOW_BROWSER } });
-    watched = await openPage(browser, app.url);
+    const app = await e2e.serve(whoamiScript, { env: { BROWSER: FOLLOW_BROWSER } });
+    const watched = await e2e.openPage();
     const page = watched.page;
     await page.getByTestId('composer-input').waitFor({ timeout: UI_TIMEOUT_MS });
 
@@ -136,8 +117,8 @@ describe('waiting for a sign-in in the app', () => {
   it('shows "Waiting for sign-in…" while the browser is out, and Cancel stops it', async () => {
     auth = await startTestAuthServer();
     // a browser that opens the page and leaves it there: the person has not signed in yet
-    app = await serveApp(whoamiScript, { env: { BROWSER: 'true' } });
-    watched = await openPage(browser, app.url);
+    await e2e.serve(whoamiScript, { env: { BROWSER: 'true' } });
+    const watched = await e2e.openPage();
     const page = watched.page;
     await page.getByTestId('composer-input').waitFor({ timeout: UI_TIMEOUT_MS });
     await openMcpSettings(page);
@@ -171,8 +152,8 @@ describe('a pre-registered OAuth client in the server form', () => {
       clientSecret: 'ui-client-secret-0123',
       authMethod: 'client_secret_basic',
     });
-    app = await serveApp(whoamiScript, { env: { BROWSER: FOLLOW_BROWSER } });
-    watched = await openPage(browser, app.url);
+    const app = await e2e.serve(whoamiScript, { env: { BROWSER: FOLLOW_BROWSER } });
+    const watched = await e2e.openPage();
     const page = watched.page;
     await page.getByTestId('composer-input').waitFor({ timeout: UI_TIMEOUT_MS });
     await openMcpSettings(page);

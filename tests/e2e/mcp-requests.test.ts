@@ -1,47 +1,25 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright';
+import type { Page } from 'playwright';
 import type { Script } from '../support/fake-llm/index.js';
 import { runCli } from '../support/cli.js';
-import { serveApp, type ServedApp } from './support/served-app.js';
-import { launchChromium, openPage, type WatchedPage } from './support/browser.js';
+import { useAppInChromium } from './support/app-in-chromium.js';
 import { call, finish, lastToolResult } from './support/scripts.js';
 
 const UI_TIMEOUT_MS = 20_000;
 const RUN_TIMEOUT_MS = 60_000;
 const ASKING_SERVER = join(import.meta.dirname, '..', 'mcp', 'fixtures', 'asking-server.ts');
 
-let browser: Browser;
-let app: ServedApp | undefined;
-let watched: WatchedPage | undefined;
-
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail' && watched) {
-    await watched.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`);
-    console.error(`server output:\n${app?.logs()}\npage console:\n${watched.console.join('\n')}`);
-  }
-  await watched?.page.close();
-  await app?.stop();
-  app = undefined;
-  watched = undefined;
-});
+const e2e = useAppInChromium();
 
 /** `manus serve` with the asking MCP server added through `manus mcp add`, as a person would. */
 async function openWithAskingServer(script: Script, config: Record<string, string> = {}): Promise<Page> {
-  app = await serveApp(script, { config });
+  const app = await e2e.serve(script, { config });
   const added = await runCli(['mcp', 'add', 'asking', '--', process.execPath, '--import', 'tsx', ASKING_SERVER], {
     MANUS_DATA_DIR: app.dataDir,
   });
   expect(added.code, added.stderr).toBe(0);
-  watched = await openPage(browser, app.url);
+  const watched = await e2e.openPage();
   await watched.page.getByTestId('composer-input').waitFor({ timeout: UI_TIMEOUT_MS });
   return watched.page;
 }
@@ -74,7 +52,7 @@ describe('requests from an MCP server in the conversation (browser, manus serve)
     expect(await card.locator('#elicitation-vegetarian').isChecked()).toBe(false);
     expect(await card.locator('#elicitation-time').inputValue()).toBe('19:00');
     expect(await card.locator('#elicitation-seating option').allInnerTexts()).toEqual(['Choose…', 'Inside', 'Terrace']);
-    await watched!.screenshot('elicitation-form');
+    await e2e.watched.screenshot('elicitation-form');
 
     // a value that does not fit is named on its field and nothing is sent
     await card.locator('#elicitation-name').fill('A');
@@ -97,8 +75,8 @@ describe('requests from an MCP server in the conversation (browser, manus serve)
       .locator('.message', { hasText: `Server said: accept ${JSON.stringify(sent)}` })
       .waitFor({ timeout: UI_TIMEOUT_MS });
     expect(await page.locator('.ask-card[data-kind="elicitation"] .ask-answer').innerText()).toBe('✓ Sent');
-    await watched!.screenshot('elicitation-sent');
-    expect(watched!.pageErrors).toEqual([]);
+    await e2e.watched.screenshot('elicitation-sent');
+    expect(e2e.watched.pageErrors).toEqual([]);
   });
 
   it('declines a server form from its card', async () => {
@@ -132,7 +110,7 @@ describe('requests from an MCP server in the conversation (browser, manus serve)
     const sampling = waiting.filter({ hasText: 'sampling:asking' });
     await sampling.waitFor({ timeout: RUN_TIMEOUT_MS });
     await expect.poll(() => sampling.innerText()).toContain('Capital of France?');
-    await watched!.screenshot('sampling-approval');
+    await e2e.watched.screenshot('sampling-approval');
     await sampling.getByTestId('approve').click();
     await waitFinished(page);
     await page

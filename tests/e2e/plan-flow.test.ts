@@ -1,43 +1,22 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright';
+import { describe, expect, it } from 'vitest';
 import { createPlan, finish, planningScript } from '../flow/flow-script.js';
-import { serveApp, type ServedApp } from './support/served-app.js';
-import { launchChromium, openPage, type WatchedPage } from './support/browser.js';
+import { useAppInChromium } from './support/app-in-chromium.js';
 
 const UI_TIMEOUT_MS = 30_000;
 const STEP_DELAY_MS = 1_200;
 
-let browser: Browser;
-let app: ServedApp | undefined;
-let watched: WatchedPage | undefined;
-
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail' && watched) {
-    await watched.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`);
-    console.error(`server output:\n${app?.logs()}`);
-  }
-  await watched?.page.close();
-  await app?.stop();
-});
+const e2e = useAppInChromium();
 
 describe('the plan panel against manus serve', () => {
   it('follows a planning flow step by step: markers, current step, progress, results and agents', async () => {
-    app = await serveApp(
+    await e2e.serve(
       planningScript({
         plan: () => createPlan('Trip report', ['Gather facts', 'Write draft', 'Check draft']),
         step: (step) => ({ ...finish(`Result of step ${step.index}`), delayMs: STEP_DELAY_MS }),
         summary: () => ({ text: 'Summary: the report is ready.' }),
       }),
     );
-    watched = await openPage(browser, app.url);
+    const watched = await e2e.openPage();
     const page = watched.page;
     await page.locator('[data-mode="planning"]').click();
     expect(await page.locator('[data-mode="planning"]').getAttribute('aria-checked')).toBe('true');

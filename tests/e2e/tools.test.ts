@@ -1,37 +1,19 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Script } from '../support/fake-llm/index.js';
 import { htmlPage, startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
-import { serveApp, type ServedApp } from './support/served-app.js';
-import { CHROMIUM_PATH, launchChromium, openPage, type WatchedPage } from './support/browser.js';
+import { useAppInChromium } from './support/app-in-chromium.js';
+import { CHROMIUM_PATH, type WatchedPage } from './support/browser.js';
+import type { ServeOptions } from './support/served-app.js';
 import { call, finish, lastToolResult } from './support/scripts.js';
 import { fakeEngineRoutes } from '../search/search-fixtures.js';
 
 const RUN_TIMEOUT_MS = 90_000;
 
-let browser: Browser;
-let app: ServedApp | undefined;
-let watched: WatchedPage | undefined;
+const e2e = useAppInChromium();
 let site: FixtureServer | undefined;
 
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail' && watched) {
-    await watched.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`);
-    console.error(`server output:\n${app?.logs()}`);
-  }
-  await watched?.page.close();
-  await app?.stop();
+afterEach(async () => {
   await site?.close();
-  app = undefined;
-  watched = undefined;
   site = undefined;
 });
 
@@ -41,19 +23,15 @@ function oneCall(name: string, args: unknown, answer: string): Script {
     request.index === 0 ? { text: `Using ${name}.`, toolCalls: [call(name, args)] } : finish(answer);
 }
 
-async function runTask(
-  script: Script,
-  task: string,
-  options: Parameters<typeof serveApp>[1] = {},
-): Promise<WatchedPage> {
-  app = await serveApp(script, options);
-  watched = await openPage(browser, app.url);
+async function runTask(script: Script, task: string, options: ServeOptions = {}): Promise<WatchedPage> {
+  await e2e.serve(script, options);
+  const watched = await e2e.openPage();
   const input = watched.page.getByTestId('composer-input');
   await input.waitFor();
   await input.fill(task);
   await input.press('Enter');
   await expect
-    .poll(() => watched!.page.getByTestId('session-status').getAttribute('data-status'), { timeout: RUN_TIMEOUT_MS })
+    .poll(() => watched.page.getByTestId('session-status').getAttribute('data-status'), { timeout: RUN_TIMEOUT_MS })
     .toBe('finished');
   return watched;
 }
@@ -177,14 +155,14 @@ describe('tool cards against manus serve', () => {
   });
 
   it('asks before a risky tool under the approval policy; a denial goes back to the model', async () => {
-    app = await serveApp(
+    await e2e.serve(
       (request) =>
         request.index === 0
           ? { toolCalls: [call('bash', { command: 'rm -rf /workspace/data' })] }
           : finish(`The tool said: ${lastToolResult(request)}`),
       { config: { 'approval.policy': 'risky' } },
     );
-    watched = await openPage(browser, app.url);
+    const watched = await e2e.openPage();
     const input = watched.page.getByTestId('composer-input');
     await input.waitFor();
     await input.fill('Clean the data folder');
@@ -195,7 +173,7 @@ describe('tool cards against manus serve', () => {
     await watched.screenshot('approval-card');
     await approval.getByRole('button', { name: 'Deny' }).click();
     await expect
-      .poll(() => watched!.page.getByTestId('session-status').getAttribute('data-status'), { timeout: RUN_TIMEOUT_MS })
+      .poll(() => watched.page.getByTestId('session-status').getAttribute('data-status'), { timeout: RUN_TIMEOUT_MS })
       .toBe('finished');
     expect(await approval.locator('.ask-answer').innerText()).toMatch(/denied/i);
     const reply = await watched.page.locator('.message-assistant', { hasText: 'The tool said' }).innerText();

@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sequence, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js';
+import { waitFor } from '../support/wait-for.js';
 
 let llm: FakeLlm | undefined;
 afterEach(async () => {
@@ -144,7 +145,6 @@ describe('fake LLM server through the openai SDK', () => {
   it('hangs until the client aborts, then closes without leftover sockets', async () => {
     llm = await startFakeLlm(() => ({ fault: 'hang' }));
     const abort = new AbortController();
-    const started = Date.now();
     setTimeout(() => abort.abort(), 150);
     await expect(
       sdk(llm).chat.completions.create(
@@ -152,27 +152,38 @@ describe('fake LLM server through the openai SDK', () => {
         { signal: abort.signal },
       ),
     ).rejects.toBeInstanceOf(OpenAI.APIUserAbortError);
-    expect(Date.now() - started).toBeLessThan(2000);
     // a second hang left open is ended by close()
     const pending = sdk(llm).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const closing = Date.now();
+    await waitFor(() => llm!.chatRequests.length === 2, 5_000, 'the second request');
     await llm.close();
-    expect(Date.now() - closing).toBeLessThan(1000);
     await expect(pending).rejects.toBeInstanceOf(OpenAI.APIConnectionError);
   });
 
-  it('waits delayMs before answering and between chunks', async () => {
-    llm = await startFakeLlm(() => ({ text: 'slow reply here', delayMs: 120, chunkDelayMs: 20 }));
-    const started = Date.now();
-    const stream = await sdk(llm).chat.completions.create({
-      model: 'm',
-      messages: [{ role: 'user', content: 'x' }],
-      stream: true,
-    });
-    let text = '';
-    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
-    expect(text).toBe('slow reply here');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(180);
+  it('waits delayMs before answering and between chunks: a reply asked for later, without delays, ends first', async () => {
+    const replies = [
+      { text: 'slow to start', delayMs: 400 },
+      { text: 'slow between chunks', chunkDelayMs: 200 },
+      { text: 'at once' },
+    ];
+    llm = await startFakeLlm((request) => replies[request.index]);
+    const finished: string[] = [];
+    const streamed = async () => {
+      const stream = await sdk(llm!).chat.completions.create({
+        model: 'm',
+        messages: [{ role: 'user', content: 'x' }],
+        stream: true,
+      });
+      let text = '';
+      for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+      finished.push(text);
+    };
+    const slowToStart = streamed();
+    await waitFor(() => llm!.chatRequests.length === 1, 5_000, 'the first request');
+    const slowBetweenChunks = streamed();
+    await waitFor(() => llm!.chatRequests.length === 2, 5_000, 'the second request');
+    await streamed();
+    expect(finished).toEqual(['at once']);
+    await Promise.all([slowToStart, slowBetweenChunks]);
+    expect(finished.slice(1).sort()).toEqual(['slow between chunks', 'slow to start']);
   });
 });

@@ -21,11 +21,9 @@ describe('no Docker engine reachable', () => {
     else process.env.DOCKER_HOST = previous;
   });
 
-  it('python_execute and bash return a clear error saying how to start Docker, quickly', async () => {
-    const started = Date.now();
+  it('python_execute and bash return a clear error saying how to start Docker', async () => {
     const python = await tools.pythonExecuteTool.execute({ code: 'print(1)' }, ctx);
     const bash = await tools.bashTool.execute({ command: 'echo 1' }, ctx);
-    expect(Date.now() - started).toBeLessThan(8000);
     for (const result of [python, bash]) {
       expect(result.output).toBeUndefined();
       expect(result.error).toMatch(/Docker engine is not reachable/);

@@ -90,20 +90,3 @@ export async function hostListener(): Promise<{ port: number; connections: () =>
       }),
   };
 }
-
-/** Watches the Node event loop: the largest gap between 20 ms ticks shows whether the app stayed responsive. */
-export function watchEventLoop(): { stop: () => number } {
-  let last = performance.now();
-  let worst = 0;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    worst = Math.max(worst, now - last);
-    last = now;
-  }, 20);
-  return {
-    stop: () => {
-      clearInterval(timer);
-      return worst;
-    },
-  };
-}

@@ -90,13 +90,10 @@ describe('web_search fallbacks', () => {
       },
     });
     const before = server.requests.filter((r) => r.url.pathname === '/broken/search').length;
-    const started = Date.now();
     const result = await search(ctx, { query: 'fallback please' });
     expect(result.output).toContain('from duckduckgo after bing failed');
     expect(result.output).toContain('DDG result 1 for fallback please');
     expect(server.requests.filter((r) => r.url.pathname === '/broken/search').length - before).toBe(3);
-    // 40 ms then 80 ms between the three tries
-    expect(Date.now() - started).toBeGreaterThanOrEqual(120);
     const progress = ctx.events.flatMap((event) => (event.type === 'tool' && event.progress ? [event.progress] : []));
     expect(progress).toContain('bing failed (HTTP 500 from 127.0.0.1:' + new URL(server.baseUrl).port + '), retrying');
   });
@@ -154,11 +151,10 @@ describe('web_search fallbacks', () => {
       fallbackEngines: ['duckduckgo'],
       engines: engineSettings({ bing: { baseUrl: server.url('/slow/search') } }),
     });
-    const started = Date.now();
     setTimeout(() => ctx.abort.abort(), 100);
+    // the slow engine answers after 5 s: without the cancel the search would fall back and succeed
     const result = await search(ctx, { query: 'slow' });
     expect(result.error).toBe('The search was cancelled.');
-    expect(Date.now() - started).toBeLessThan(1_500);
   });
 
   it('gives up on an engine that does not answer within the timeout', async () => {

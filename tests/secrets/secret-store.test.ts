@@ -14,7 +14,7 @@ import { FileKeySecretBox, SECRET_KEY_FILE_NAME, type SecretBox } from '../../sr
 import { SETTINGS_KEY } from '../../src/main/store/settings-secrets.js';
 import { tempDir, tempStore } from '../store/store-fixtures.js';
 
-/** A working keychain held in memory: the OS one is exercised for real in keychain-real.test.ts. */
+/** A working keychain held in memory: the OS one is exercised for real in keychain-real.integration.test.ts. */
 function memoryKeychain(): Keychain & { entries: Map<string, string> } {
   const entries = new Map<string, string>();
   return {

@@ -110,9 +110,7 @@ describe('SessionService', () => {
         }
       });
     });
-    const started = performance.now();
     await harness.service.cancel(sessionId);
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(await done).toMatchObject({ status: 'cancelled' });
     expect(harness.store.getSession(sessionId)?.status).toBe('cancelled');
     const followUp = harness.service.start({ task: 'go on', sessionId });

@@ -1,19 +1,28 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { CLI_PATH } from './cli.js';
+import type { ChildProcess } from 'node:child_process';
+import { spawnCli } from './cli.js';
 
 const START_TIMEOUT_MS = 30_000;
+/** a server that ignores SIGTERM this long is killed */
+const STOP_TIMEOUT_MS = 5_000;
 
 export interface ServerCli {
   child: ChildProcess;
   stdout(): string;
   stderr(): string;
-  /** SIGTERM, and the exit code once it is gone */
+  /** SIGTERM (SIGKILL if it lingers), and the exit code once it is gone */
   stop(): Promise<number | null>;
 }
 
-/** Starts a long-running `manus` command (a2a, mcp-server, serve) and waits until its output matches `ready`. */
-export async function startServerCli(args: string[], env: Record<string, string>, ready: RegExp): Promise<ServerCli> {
-  const child = spawn(process.execPath, [CLI_PATH, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts a long-running `manus` command (a2a, mcp-server, serve) with the clean environment of `spawnCli` plus `env`,
+ * and waits until its output matches `ready`.
+ */
+export async function startServerCli(
+  args: string[],
+  env: Record<string, string | undefined>,
+  ready: RegExp,
+): Promise<ServerCli> {
+  const child = spawnCli(args, env);
   let stdout = '';
   let stderr = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -44,8 +53,12 @@ export async function startServerCli(args: string[], env: Record<string, string>
     child,
     stdout: () => stdout,
     stderr: () => stderr,
-    stop: () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        const lingering = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+        void exited.then(() => clearTimeout(lingering));
+      }
       return exited;
     },
   };

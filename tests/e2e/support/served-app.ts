@@ -1,14 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ChildProcess } from 'node:child_process';
 import { startFakeLlm, type FakeLlm, type Script } from '../../support/fake-llm/index.js';
-import { runCli, spawnCli } from '../../support/cli.js';
+import { runCli } from '../../support/cli.js';
+import { startServerCli } from '../../support/server-cli.js';
 import { ensureRendererBuilt } from './renderer-build.js';
 
 const SERVING_LINE = /serving on (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/;
-const START_TIMEOUT_MS = 20_000;
-const STOP_TIMEOUT_MS = 5_000;
 
 export interface ServedApp {
   /** the URL `manus serve` printed, token included */
@@ -22,14 +20,17 @@ export interface ServedApp {
   stop(): Promise<void>;
 }
 
+export interface ServeOptions {
+  /** settings saved with `manus config set` before the server starts */
+  config?: Record<string, string>;
+  env?: Record<string, string>;
+}
+
 /**
  * `manus serve --port 0` as a person runs it: the built CLI over a fresh data folder, its model pointed at the
  * scripted LLM through the same environment variables a person would set.
  */
-export async function serveApp(
-  script: Script,
-  options: { config?: Record<string, string>; env?: Record<string, string> } = {},
-): Promise<ServedApp> {
+export async function serveApp(script: Script, options: ServeOptions = {}): Promise<ServedApp> {
   await ensureRendererBuilt();
   const llm = await startFakeLlm(script);
   const dataDir = mkdtempSync(join(tmpdir(), 'manus-e2e-'));
@@ -44,11 +45,9 @@ export async function serveApp(
     const result = await runCli(['config', 'set', key, value], env);
     if (result.code !== 0) throw new Error(`manus config set ${key} failed: ${result.stderr}`);
   }
-  const child = spawnCli(['serve', '--port', '0'], env);
-  let output = '';
-  child.stdout?.on('data', (chunk) => (output += chunk));
-  child.stderr?.on('data', (chunk) => (output += chunk));
-  const url = await waitForUrl(child, () => output);
+  const server = await startServerCli(['serve', '--port', '0'], env, SERVING_LINE);
+  const logs = () => server.stdout() + server.stderr();
+  const url = SERVING_LINE.exec(logs())![1];
   const parsed = new URL(url);
   return {
     url,
@@ -56,41 +55,11 @@ export async function serveApp(
     token: parsed.searchParams.get('token')!,
     dataDir,
     llm,
-    logs: () => output,
+    logs,
     stop: async () => {
-      await stopChild(child);
+      await server.stop();
       await llm.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-function waitForUrl(child: ChildProcess, output: () => string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`manus serve did not start:\n${output()}`));
-    }, START_TIMEOUT_MS);
-    const check = () => {
-      const match = SERVING_LINE.exec(output());
-      if (!match) return;
-      clearTimeout(timer);
-      child.stdout?.off('data', check);
-      resolve(match[1]);
-    };
-    child.stdout?.on('data', check);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`manus serve exited with ${code}:\n${output()}`));
-    });
-  });
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
-  await exited;
-  clearTimeout(timer);
 }

@@ -21,7 +21,7 @@ const missing = NEEDED.filter((binary) => {
 });
 if (missing.length > 0) {
   console.warn(
-    `keychain-real.test.ts skipped: ${missing.join(', ')} not installed (apt-get install dbus gnome-keyring)`,
+    `keychain-real.integration.test.ts skipped: ${missing.join(', ')} not installed (apt-get install dbus gnome-keyring)`,
   );
 }
 

@@ -224,9 +224,8 @@ describe('MCP client failures', () => {
       ctx,
     );
     setTimeout(() => ctx.abort.abort(), 300);
-    const started = Date.now();
+    // the operation takes 5 s: without the cancel it would end in a result, not this error
     expect((await pending).error).toBe('The call to "trigger-long-running-operation" was cancelled.');
-    expect(Date.now() - started).toBeLessThan(2_000);
     expect(manager.status('everything')?.status).toBe('connected');
     expect((await call(manager, 'mcp_everything_echo', { message: 'still here' })).output).toBe('Echo: still here');
   });

@@ -50,11 +50,9 @@ describe('manus sandbox (CLI)', () => {
     );
   });
 
-  it('build --offline does nothing (quickly) when the image already exists', async () => {
-    const started = Date.now();
+  it('build --offline does nothing when the image already exists', async () => {
     const text = await manusSandbox(['build', '--offline']);
     expect(text).toContain('image manus-sandbox:latest already present');
     expect(text).toContain('Sandbox image manus-sandbox:latest is ready.');
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
 });

@@ -4,7 +4,7 @@
  *    for a saved session of 5,000 events, at random positions and while dragging from start to end;
  *  - workspace: listing a folder of 2,000 files, reading a 500 KB text preview and a 5 MB image preview.
  *
- *   npx tsx bench/app2/review-and-workspace.ts [--events 5000] [--files 2000]
+ *   npx tsx bench/ui/review-and-workspace.ts [--events 5000] [--files 2000]
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,7 @@ import type { CoreEvent } from '../../src/shared/events.js';
 import { sessionViewFromEvents } from '../../src/renderer/src/state/session-view.js';
 import { reviewMarks } from '../../src/renderer/src/features/sessions/review-marks.js';
 import { listWorkspace, readWorkspaceFile } from '../../src/main/workspace/workspace-files.js';
-import { longSessionEvents } from '../ui/long-session-events.js';
+import { longSessionEvents } from './long-session-events.js';
 
 function argument(name: string, fallback: number): number {
   const index = process.argv.indexOf(`--${name}`);

@@ -221,9 +221,7 @@ describe('browser_use on real pages', () => {
     await actOk(ctx, { action: 'go_to_url', url: server.url('/form') });
     expect(await actOk(ctx, { action: 'go_back' })).toContain(`Current URL: ${server.url('/keys')}`);
     expect(await actOk(ctx, { action: 'refresh' })).toContain('Reloaded the page');
-    const started = Date.now();
     expect(await actOk(ctx, { action: 'wait', seconds: 0.3 })).toContain('Waited 0.3 seconds');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
   });
 
   it('reports the current state for the next-step prompt without acting', async () => {

@@ -17,7 +17,6 @@ import {
   hostListener,
   inspectContainer,
   sandboxContext,
-  watchEventLoop,
 } from './sandbox-test-kit.js';
 
 const CONNECT_SCRIPT = (host: string, port: number): string =>
@@ -138,8 +137,7 @@ describe('sandbox hardening (default settings)', () => {
     expect((await inspectContainer(ctx)).HostConfig.NetworkMode).toBe('none');
   });
 
-  it('a fork bomb hits the pids limit while the app and the engine stay responsive', async () => {
-    const loop = watchEventLoop();
+  it('a fork bomb hits the pids limit while the engine stays responsive', async () => {
     const bomb = await call(
       bashTool,
       { command: 'bomb() { bomb | bomb & }; bomb; sleep 2; echo survived', timeout: 8 },
@@ -151,7 +149,6 @@ describe('sandbox hardening (default settings)', () => {
       .stats({ stream: false });
     expect(stats.pids_stats?.current ?? 0).toBeLessThanOrEqual(64);
     await dockerClient().ping();
-    expect(loop.stop()).toBeLessThan(1000);
   });
 });
 

@@ -47,8 +47,9 @@ function whenPrinted(ctx: TestToolContext, text: string): Promise<void> {
 
 describe.each<Mode>(['docker', 'local'])('a command that ignores Ctrl-C (sandbox %s)', (mode) => {
   let ctx: TestToolContext;
-  // unique durations: the pattern a leftover would be found by
-  const tag = mode === 'docker' ? 4 : 5;
+  // unique durations: the pattern a leftover would be found by; the pid keeps it unique on a host where other runs
+  // of this file (local mode shares the host's process table) may be sleeping at the same time
+  const tag = `${mode === 'docker' ? 4 : 5}${process.pid}`;
 
   beforeAll(() => {
     ctx = createToolContext({ settings: { sandbox: { mode, bashIdleSeconds: 2 } } });
