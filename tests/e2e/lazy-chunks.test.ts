@@ -1,8 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright';
+import { describe, expect, it } from 'vitest';
 import { sequence } from '../support/fake-llm/index.js';
-import { serveApp, type ServedApp } from './support/served-app.js';
-import { launchChromium } from './support/browser.js';
+import { useAppInChromium } from './support/app-in-chromium.js';
 import { finish } from './support/scripts.js';
 
 const UI_TIMEOUT_MS = 20_000;
@@ -13,43 +11,18 @@ const HIGHLIGHT_CHUNK = /\/assets\/highlight-plugin-[\w-]+\.js$/;
 const REVIEW_CHUNK = /\/assets\/ReviewView-[\w-]+\.js$/;
 const CODE_REPLY = 'Here it is:\n\n```js\nconst answer = 42;\n```\n';
 
-let browser: Browser;
-let app: ServedApp | undefined;
-let page: Page | undefined;
+const chromium = useAppInChromium();
 
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-afterEach(async () => {
-  await page?.close();
-  await app?.stop();
-  app = undefined;
-  page = undefined;
-});
-
-/** The scripts the page asked for, and what Chromium logged about the Content-Security-Policy, as they happen. */
-function watchLoading(watchedPage: Page): { scripts: string[]; cspReports: string[] } {
-  const seen = { scripts: [] as string[], cspReports: [] as string[] };
-  watchedPage.on('request', (request) => {
-    if (request.resourceType() === 'script') seen.scripts.push(new URL(request.url()).pathname);
-  });
-  watchedPage.on('console', (message) => {
-    if (/Content[- ]Security[- ]Policy/i.test(message.text())) seen.cspReports.push(message.text());
-  });
-  return seen;
+/** What Chromium logged about the Content-Security-Policy. */
+function cspReports(console: string[]): string[] {
+  return console.filter((line) => /Content[- ]Security[- ]Policy/i.test(line));
 }
 
 describe('the renderer split into chunks', () => {
   it('shows the composer without the settings or highlighter code, and loads each when first used under the CSP', async () => {
-    app = await serveApp(sequence(finish(CODE_REPLY)));
-    page = await browser.newPage({ viewport: { width: 1360, height: 860 } });
-    const seen = watchLoading(page);
-    await page.goto(app.url);
+    await chromium.serve(sequence(finish(CODE_REPLY)));
+    const seen = await chromium.openPage();
+    const { page } = seen;
     const composer = page.getByTestId('composer-input');
     await composer.waitFor({ timeout: UI_TIMEOUT_MS });
     const firstScreen = [...seen.scripts];
@@ -66,7 +39,7 @@ describe('the renderer split into chunks', () => {
     await composer.fill('Show me some code');
     await composer.press('Enter');
     await expect
-      .poll(() => page!.getByTestId('session-status').getAttribute('data-status'), { timeout: RUN_TIMEOUT_MS })
+      .poll(() => page.getByTestId('session-status').getAttribute('data-status'), { timeout: RUN_TIMEOUT_MS })
       .toBe('finished');
     const assistant = page.locator('.message-assistant').last();
     await expect.poll(() => assistant.locator('code.hljs').count(), { timeout: UI_TIMEOUT_MS }).toBe(1);
@@ -79,6 +52,6 @@ describe('the renderer split into chunks', () => {
     await review.locator('.message', { hasText: 'const answer = 42;' }).waitFor({ timeout: UI_TIMEOUT_MS });
     expect(seen.scripts.some((path) => REVIEW_CHUNK.test(path))).toBe(true);
 
-    expect(seen.cspReports).toEqual([]);
+    expect(cspReports(seen.console)).toEqual([]);
   });
 });

@@ -1,8 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright';
 import { sequence } from '../support/fake-llm/index.js';
-import { serveApp, type ServedApp } from './support/served-app.js';
-import { launchChromium, openPage, type WatchedPage } from './support/browser.js';
+import { useAppInChromium } from './support/app-in-chromium.js';
 import { finish } from './support/scripts.js';
 import { openStore } from '../../src/main/store/store.js';
 import { DEFAULT_EVENT_WINDOW } from '../../src/shared/contract.js';
@@ -14,28 +13,7 @@ const TOTAL_EVENTS = 3000;
 const WINDOW_START = TOTAL_EVENTS - DEFAULT_EVENT_WINDOW;
 const SPLIT_ARGS = { command: 'echo split-across-windows' };
 
-let browser: Browser;
-let app: ServedApp | undefined;
-let watched: WatchedPage | undefined;
-
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail' && watched) {
-    await watched.screenshot(`failed-${context.task.name.replace(/\W+/g, '-')}`);
-    console.error(`server output:\n${app?.logs()}\npage console:\n${watched.console.join('\n')}`);
-  }
-  await watched?.page.close();
-  await app?.stop();
-  app = undefined;
-  watched = undefined;
-});
+const chromium = useAppInChromium();
 
 /** Numbered replies, and one bash call whose `calling` event falls just before the opening window. */
 function longSession(sessionId: string): CoreEventInput[] {
@@ -113,9 +91,9 @@ function scrollTimelineTo(page: Page, top: number): Promise<void> {
 
 describe('a long saved session', () => {
   it('opens on its last events and shows older ones as the person scrolls up', async () => {
-    app = await serveApp(sequence(finish('unused')));
+    const app = await chromium.serve(sequence(finish('unused')));
     const sessionId = writeLongSession(app.dataDir);
-    watched = await openPage(browser, `${app.url}#/s/${sessionId}`);
+    const watched = await chromium.openPage(`${app.url}#/s/${sessionId}`);
     const shown = watched.page;
     const timeline = shown.getByTestId('timeline');
 

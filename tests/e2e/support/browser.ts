@@ -24,6 +24,8 @@ export interface WatchedPage {
   /** uncaught errors in the page */
   pageErrors: string[];
   console: string[];
+  /** paths of the scripts the page requested, from its first navigation on */
+  scripts: string[];
   screenshot(name: string): Promise<void>;
 }
 
@@ -35,6 +37,7 @@ export async function openPage(browser: Browser, url: string): Promise<WatchedPa
     dialogs: [],
     pageErrors: [],
     console: [],
+    scripts: [],
     screenshot: async (name) => {
       mkdirSync(ARTIFACTS_DIR, { recursive: true });
       await page.screenshot({ path: join(ARTIFACTS_DIR, `${name}.png`), fullPage: false });
@@ -46,6 +49,9 @@ export async function openPage(browser: Browser, url: string): Promise<WatchedPa
   });
   page.on('pageerror', (error) => watched.pageErrors.push(error.message));
   page.on('console', (message) => watched.console.push(`${message.type()}: ${message.text()}`));
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') watched.scripts.push(new URL(request.url()).pathname);
+  });
   await page.goto(url);
   return watched;
 }
