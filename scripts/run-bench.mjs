@@ -5,7 +5,8 @@ import { join } from 'node:path';
 
 const filters = process.argv.slice(2);
 const scripts = readdirSync('bench', { withFileTypes: true })
-  .filter((entry) => entry.isDirectory())
+  // bench/support holds what the benchmarks share, not benchmarks
+  .filter((entry) => entry.isDirectory() && entry.name !== 'support')
   .flatMap((dir) =>
     readdirSync(join('bench', dir.name))
       .filter((file) => file.endsWith('.ts'))

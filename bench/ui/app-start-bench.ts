@@ -14,12 +14,7 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser, type CDPSession } from 'playwright';
 import { openStore } from '../../src/main/store/store.js';
 import { startWebServer } from '../../src/main/server/web-server.js';
-import { createCoreApi } from '../../src/main/api/core-api.js';
-import { SessionService } from '../../src/main/session/session-service.js';
-import { BUILTIN_AGENTS } from '../../src/main/agent/agent-catalog.js';
-import { BUILTIN_MODES } from '../../src/main/flow/mode-catalog.js';
-import { AppSettingsSchema } from '../../src/shared/settings/app-settings.js';
-import { createLlm } from '../../src/main/llm/client.js';
+import { webCoreApi } from '../support/web-core.js';
 import { ensureRendererBuilt } from '../../tests/e2e/support/renderer-build.js';
 
 /** the commit the renderer split started from: its renderer is "today's build" */
@@ -143,23 +138,7 @@ async function main(): Promise<void> {
   const builds = { today: baselineRendererDir(), current: await ensureRendererBuilt() };
   const dataDir = mkdtempSync(join(tmpdir(), 'manus-bench-start-'));
   const store = openStore(dataDir);
-  const settings = AppSettingsSchema.parse({});
-  const sessions = new SessionService({
-    agents: BUILTIN_AGENTS,
-    modes: BUILTIN_MODES,
-    store,
-    dataDir,
-    settings: () => settings,
-    llmFactory: createLlm,
-  });
-  const api = createCoreApi({
-    sessions,
-    store,
-    dataDir,
-    shell: 'web',
-    version: 'bench',
-    settings: { read: () => settings, write: () => undefined },
-  });
+  const api = webCoreApi(store, dataDir);
   const servers = {
     today: await startWebServer({ api, rendererDir: builds.today, port: 0 }),
     current: await startWebServer({ api, rendererDir: builds.current, port: 0 }),
@@ -212,7 +191,7 @@ async function main(): Promise<void> {
     await browser.close();
     await servers.today.close();
     await servers.current.close();
-    await sessions.close();
+    await api.close();
     store.close();
     rmSync(dataDir, { recursive: true, force: true });
   }

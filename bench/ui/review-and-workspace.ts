@@ -13,7 +13,7 @@ import type { CoreEvent } from '../../src/shared/events.js';
 import { sessionViewFromEvents } from '../../src/renderer/src/state/session-view.js';
 import { reviewMarks } from '../../src/renderer/src/features/sessions/review-marks.js';
 import { listWorkspace, readWorkspaceFile } from '../../src/main/workspace/workspace-files.js';
-import { longSessionEvents } from './long-session-events.js';
+import { longSessionEvents } from '../support/long-session-events.js';
 
 function argument(name: string, fallback: number): number {
   const index = process.argv.indexOf(`--${name}`);

@@ -12,14 +12,9 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright';
 import { openStore, type Store } from '../../src/main/store/store.js';
 import { startWebServer } from '../../src/main/server/web-server.js';
-import { createCoreApi } from '../../src/main/api/core-api.js';
-import { SessionService } from '../../src/main/session/session-service.js';
-import { BUILTIN_AGENTS } from '../../src/main/agent/agent-catalog.js';
-import { BUILTIN_MODES } from '../../src/main/flow/mode-catalog.js';
-import { AppSettingsSchema } from '../../src/shared/settings/app-settings.js';
-import { createLlm } from '../../src/main/llm/client.js';
+import { webCoreApi } from '../support/web-core.js';
 import { ensureRendererBuilt } from '../../tests/e2e/support/renderer-build.js';
-import { longSessionEvents } from './long-session-events.js';
+import { longSessionEvents } from '../support/long-session-events.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_FLAGS = [
@@ -171,23 +166,7 @@ async function main(): Promise<void> {
   const store = openStore(dataDir);
   const shortId = writeSession(store, 'A short saved session', shortCount, dataDir);
   const longId = writeSession(store, 'A long saved session', longCount, dataDir);
-  const settings = AppSettingsSchema.parse({});
-  const sessions = new SessionService({
-    agents: BUILTIN_AGENTS,
-    modes: BUILTIN_MODES,
-    store,
-    dataDir,
-    settings: () => settings,
-    llmFactory: createLlm,
-  });
-  const api = createCoreApi({
-    sessions,
-    store,
-    dataDir,
-    shell: 'web',
-    version: 'bench',
-    settings: { read: () => settings, write: () => undefined },
-  });
+  const api = webCoreApi(store, dataDir);
   const server = await startWebServer({ api, rendererDir, port: 0 });
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
   try {
@@ -269,7 +248,7 @@ async function main(): Promise<void> {
   } finally {
     await browser.close();
     await server.close();
-    await sessions.close();
+    await api.close();
     store.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
