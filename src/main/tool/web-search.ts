@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, toolError, toolOutput, type ToolContext } from './tool.js';
+import { defineTool, emitToolProgress, toolError, toolOutput, type ToolContext } from './tool.js';
 import { wrapUntrusted } from '../browser/untrusted-content.js';
 import { AllEnginesFailedError, searchWeb } from '../search/search-runner.js';
 import { fetchPageText } from '../search/page-content.js';
@@ -28,16 +28,7 @@ function formatResults(results: SearchResult[]): string {
 }
 
 function emitProgress(ctx: ToolContext<never>, args: WebSearchParameters, progress: string): void {
-  ctx.emit({
-    type: 'tool',
-    sessionId: ctx.sessionId,
-    callId: ctx.callId,
-    agent: ctx.agent,
-    name: 'web_search',
-    args,
-    status: 'calling',
-    progress,
-  });
+  emitToolProgress(ctx, 'web_search', args, progress);
 }
 
 export const webSearchTool = defineTool({
