@@ -28,7 +28,7 @@ import { FileKeySecretBox } from '../../src/main/store/secrets.js';
 import { openStore } from '../../src/main/store/store.js';
 import { sequence, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js';
 import { freePort } from '../mcp/support/reference-servers.js';
-import { CLI_PATH, collect, runCli, spawnCli } from '../support/cli.js';
+import { CLI_PATH, cliEnv, collect, runCli, spawnCli } from '../support/cli.js';
 import { waitFor } from '../support/wait-for.js';
 
 const docker = dockerClient();
@@ -95,12 +95,7 @@ async function containersWith(label: string): Promise<{ id: string; state: strin
 }
 
 function llmEnv(dataDir: string): Record<string, string> {
-  return {
-    MANUS_DATA_DIR: dataDir,
-    MANUS_LLM_BASE_URL: llm.baseUrl,
-    MANUS_LLM_API_KEY: 'sk-test',
-    MANUS_LLM_MODEL: 'test-model',
-  };
+  return cliEnv(dataDir, llm.baseUrl);
 }
 
 describe('sandbox containers whose owner is gone', () => {

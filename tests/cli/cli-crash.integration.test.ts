@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CoreEventSchema } from '../../src/shared/events.js';
 import { openStore } from '../../src/main/store/store.js';
 import { sequence, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js';
-import { collect, runCli, spawnCli } from '../support/cli.js';
+import { cliEnv, collect, runCli, spawnCli } from '../support/cli.js';
 
 let llm: FakeLlm;
 let dataDir: string;
@@ -29,12 +29,7 @@ describe('a run killed with SIGKILL', () => {
         { fault: 'hang' },
       ),
     );
-    const env = {
-      MANUS_DATA_DIR: dataDir,
-      MANUS_LLM_BASE_URL: llm.baseUrl,
-      MANUS_LLM_API_KEY: 'sk-test',
-      MANUS_LLM_MODEL: 'test-model',
-    };
+    const env = cliEnv(dataDir, llm.baseUrl);
     const child = spawnCli(['run', '--json', 'Draft something'], env);
     child.stdin?.end();
     let stdout = '';

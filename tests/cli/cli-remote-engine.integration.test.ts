@@ -6,7 +6,7 @@ import { ownerLabelOf } from '../../src/main/sandbox/container-spec.js';
 import { chooseEngine } from '../../src/main/sandbox/engine-choice.js';
 import { dockerClient } from '../../src/main/sandbox/engine.js';
 import { CoreEventSchema, type CoreEvent } from '../../src/shared/events.js';
-import { runCli } from '../support/cli.js';
+import { cliEnv, runCli } from '../support/cli.js';
 import { sequence, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js';
 import { describeWithSecondEngine } from '../support/second-engine.js';
 
@@ -35,10 +35,7 @@ describeWithSecondEngine('manus against a remote engine (DOCKER_HOST=tcp://…, 
     dataDir = mkdtempSync(join(tmpdir(), 'manus-cli-remote-'));
     workspace = mkdtempSync(join(tmpdir(), 'manus-cli-remote-ws-'));
     env = {
-      MANUS_DATA_DIR: dataDir,
-      MANUS_LLM_BASE_URL: llm.baseUrl,
-      MANUS_LLM_API_KEY: 'sk-test',
-      MANUS_LLM_MODEL: 'test-model',
+      ...cliEnv(dataDir, llm.baseUrl),
       DOCKER_HOST: endpoint,
     };
     return () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CoreEventSchema, type CoreEvent } from '../../src/shared/events.js';
 import { sequence, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js';
-import { runCli } from '../support/cli.js';
+import { cliEnv, runCli } from '../support/cli.js';
 
 const call = (name: string, args: unknown) => ({ name, arguments: JSON.stringify(args) });
 const finish = (text: string) => ({ text, toolCalls: [call('terminate', { status: 'success' })] });
@@ -21,12 +21,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
   dataDir = mkdtempSync(join(tmpdir(), 'manus-cli-'));
-  env = {
-    MANUS_DATA_DIR: dataDir,
-    MANUS_LLM_BASE_URL: llm.baseUrl,
-    MANUS_LLM_API_KEY: 'sk-test',
-    MANUS_LLM_MODEL: 'test-model',
-  };
+  env = cliEnv(dataDir, llm.baseUrl);
   return () => rmSync(dataDir, { recursive: true, force: true });
 });
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CoreEventSchema } from '../../src/shared/events.js';
 import { sequence, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js';
-import { CLI_PATH, collect, runCli } from '../support/cli.js';
+import { CLI_PATH, cliEnv, collect, runCli } from '../support/cli.js';
 
 const call = (name: string, args: unknown) => ({ name, arguments: JSON.stringify(args) });
 
@@ -32,12 +32,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
   dataDir = mkdtempSync(join(tmpdir(), 'manus-cli-'));
-  env = {
-    MANUS_DATA_DIR: dataDir,
-    MANUS_LLM_BASE_URL: llm.baseUrl,
-    MANUS_LLM_API_KEY: 'sk-test',
-    MANUS_LLM_MODEL: 'test-model',
-  };
+  env = cliEnv(dataDir, llm.baseUrl);
   llm.setScript(
     sequence(
       { text: HOSTILE, toolCalls: [call('python_execute', { code: PYTHON })] },

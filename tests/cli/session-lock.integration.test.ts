@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/main/store/store.js';
 import { startFakeLlm, type FakeLlm, type ScriptRequest } from '../support/fake-llm/index.js';
-import { collect, runCli, spawnCli } from '../support/cli.js';
+import { cliEnv, collect, runCli, spawnCli } from '../support/cli.js';
 
 const SLOW = 'take your time';
 const TASKS = ['Say hello', SLOW, 'Carry on'];
@@ -22,12 +22,7 @@ beforeAll(async () => {
     return { text: 'Done.', toolCalls: [{ name: 'terminate', arguments: { status: 'success' } }] };
   });
   dataDir = mkdtempSync(join(tmpdir(), 'manus-lock-'));
-  env = {
-    MANUS_DATA_DIR: dataDir,
-    MANUS_LLM_BASE_URL: llm.baseUrl,
-    MANUS_LLM_API_KEY: 'sk-test',
-    MANUS_LLM_MODEL: 'test-model',
-  };
+  env = cliEnv(dataDir, llm.baseUrl);
 });
 afterAll(async () => {
   await llm.close();

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CoreEventSchema } from '../../src/shared/events.js';
 import { openStore } from '../../src/main/store/store.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js';
-import { collect, runCli, spawnCli } from '../support/cli.js';
+import { cliEnv, collect, runCli, spawnCli } from '../support/cli.js';
 import { finish, planningScript, stepStarts } from './flow-script.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -39,12 +39,7 @@ describe('a flow killed with SIGKILL mid-step', () => {
         step: (step) => (step.index === 2 && !crashed ? { fault: 'hang' } : finish(`Result of ${step.text}`)),
       }),
     );
-    const env = {
-      MANUS_DATA_DIR: dataDir,
-      MANUS_LLM_BASE_URL: llm.baseUrl,
-      MANUS_LLM_API_KEY: 'sk-test',
-      MANUS_LLM_MODEL: 'test-model',
-    };
+    const env = cliEnv(dataDir, llm.baseUrl);
     const child = spawnCli(['flow', '--json', '--workspace', workspace, 'Do four things'], env);
     child.stdin?.end();
     let stdout = '';
@@ -130,12 +125,7 @@ describe('manus resume in agent mode', () => {
           )
         : { fault: 'hang' },
     );
-    const env = {
-      MANUS_DATA_DIR: dataDir,
-      MANUS_LLM_BASE_URL: llm.baseUrl,
-      MANUS_LLM_API_KEY: 'sk-test',
-      MANUS_LLM_MODEL: 'test-model',
-    };
+    const env = cliEnv(dataDir, llm.baseUrl);
     const before = llm.chatRequests.length;
     const child = spawnCli(['run', '--json', 'Count the files'], env);
     child.stdin?.end();

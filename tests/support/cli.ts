@@ -56,3 +56,13 @@ export function collect(child: ChildProcess, timeoutMs: number): Promise<CliResu
     });
   });
 }
+
+/** The environment of a `manus` run in its own data folder against the scripted model at `llmBaseUrl`. */
+export function cliEnv(dataDir: string, llmBaseUrl: string): Record<string, string> {
+  return {
+    MANUS_DATA_DIR: dataDir,
+    MANUS_LLM_BASE_URL: llmBaseUrl,
+    MANUS_LLM_API_KEY: 'sk-test',
+    MANUS_LLM_MODEL: 'test-model',
+  };
+}

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
+import { cliEnv } from '../../support/cli.js';
 
 const require = createRequire(import.meta.url);
 
@@ -66,11 +67,5 @@ export async function startEverythingHttp(mode: 'sse' | 'streamableHttp', port?:
 export function manusEnv(dataDir: string, llmBaseUrl: string): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
-  return {
-    ...env,
-    MANUS_DATA_DIR: dataDir,
-    MANUS_LLM_BASE_URL: llmBaseUrl,
-    MANUS_LLM_API_KEY: 'sk-test',
-    MANUS_LLM_MODEL: 'test-model',
-  };
+  return { ...env, ...cliEnv(dataDir, llmBaseUrl) };
 }
