@@ -33,7 +33,6 @@ describe('migrations', () => {
           'message_fts_queue',
           'events_no_update',
           'events_no_delete',
-          'events_queue_message',
           'sessions_index_title',
           'sessions_reindex_title',
           'sessions_unindex',

@@ -68,6 +68,50 @@ describe('Store events', () => {
     ]);
   });
 
+  it('writes a group commit of many rows per statement, taking over seqs another writer used mid-batch', () => {
+    const { store, dataDir } = tempStore();
+    const [a, b] = [newSession(store, 'a'), newSession(store, 'b')];
+    store.appendEvent(messageEvent(b.id, 'b first'));
+    const shown: string[] = [];
+    const note = (event: { type: string; seq: number; sessionId: string }) =>
+      shown.push(`${event.sessionId}:${event.seq}`);
+    // more rows than one INSERT statement holds, the two sessions interleaved, whole messages among deltas
+    for (let index = 0; index < 70; index += 1) {
+      const session = index % 2 === 0 ? a : b;
+      const whole = index % 5 === 0;
+      store.queueEvent(
+        messageEvent(
+          session.id,
+          whole ? `needle${index}` : `delta ${index}`,
+          whole ? {} : { delta: true, messageId: 'm' },
+        ),
+        note,
+      );
+    }
+    const other = openStore(dataDir);
+    try {
+      other.appendEvent(messageEvent(b.id, 'b from elsewhere'));
+    } finally {
+      other.close();
+    }
+    store.commitQueued();
+
+    for (const session of [a, b]) {
+      const seqs = store.listEvents(session.id).map((event) => event.seq);
+      expect(seqs).toEqual(seqs.map((_, index) => index + 1));
+    }
+    expect(store.listEvents(a.id)).toHaveLength(35);
+    // b: its first event, the other writer's, then its 35 queued ones moved up by one
+    expect(store.listEvents(b.id)).toHaveLength(37);
+    expect(store.listEvents(b.id)[1]).toMatchObject({ text: 'b from elsewhere', seq: 2 });
+    expect(shown).toHaveLength(70);
+    expect(shown.filter((entry) => entry.startsWith(`${b.id}:`))[0]).toBe(`${b.id}:3`);
+    // whole messages are found by search, streamed deltas are not
+    expect(store.searchSessions('needle60').map((hit) => hit.session.id)).toEqual([a.id]);
+    expect(store.searchSessions('needle15').map((hit) => hit.session.id)).toEqual([b.id]);
+    expect(store.searchSessions('delta')).toEqual([]);
+  });
+
   it('validates events with the shared schema before writing, without using up a seq', () => {
     const { store } = tempStore();
     const session = newSession(store);

@@ -4,12 +4,12 @@ import type { SqliteDatabase } from './database.js';
 /** Queued messages are indexed together once this many are waiting (and always before a search). */
 export const INDEX_BATCH_SIZE = 1024;
 
-/** Mirrors the WHEN clause of the `events_queue_message` trigger: whole messages are searchable, deltas are not. */
+/** Whole messages are searchable, deltas are not. */
 export function isIndexedMessage(event: CoreEvent): boolean {
   return event.type === 'message' && !event.delta;
 }
 
-/** Moves messages queued by the events trigger into `message_fts`, in one transaction per batch. */
+/** Moves messages queued as they were written (`EventRowWriter`) into `message_fts`, in one transaction per batch. */
 export class MessageIndexQueue {
   private sinceFlush = 0;
   private readonly moveQueued;

@@ -11,6 +11,7 @@ import {
   type SessionInfo,
 } from '../../shared/events.js';
 import { ChatMessageSchema, type ChatMessage } from '../../shared/chat-message.js';
+import { EventRowWriter, EventRowsNotWrittenError, type EventRow } from './event-rows.js';
 import { openDatabase, type OpenDatabaseOptions, type SqliteDatabase } from './database.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { SessionSearch } from './session-search.js';
@@ -58,9 +59,7 @@ function isSqliteError(error: unknown, code: string): boolean {
 }
 
 /** An event validated, sequenced and written as JSON, waiting for the next group commit. */
-interface QueuedEvent {
-  event: CoreEvent;
-  json: string;
+interface QueuedEvent extends EventRow {
   onStored: (stored: CoreEvent) => void;
 }
 
@@ -82,6 +81,7 @@ export class Store implements SessionStore {
   private readonly lastSeq = new Map<string, number>();
   private queued: QueuedEvent[] = [];
   private readonly insertQueued;
+  private readonly rows: EventRowWriter;
   private readonly sql;
   readonly plans: PlanStore;
 
@@ -132,9 +132,6 @@ export class Store implements SessionStore {
         .pluck(),
       maxSeq: db.prepare<[string], number>('SELECT coalesce(max(seq), 0) FROM events WHERE session_id = ?').pluck(),
       sessionExists: db.prepare<[string], number>('SELECT EXISTS (SELECT 1 FROM sessions WHERE id = ?)').pluck(),
-      insertEvent: db.prepare<[string, number, string, number, string]>(
-        'INSERT INTO events (session_id, seq, type, ts, json) VALUES (?, ?, ?, ?, ?)',
-      ),
       listEvents: db
         .prepare<[string, number, number], string>(
           'SELECT json FROM events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?',
@@ -183,6 +180,7 @@ export class Store implements SessionStore {
       deleteSetting: db.prepare<[string]>('DELETE FROM settings WHERE key = ?'),
       listSettings: db.prepare<[], { key: string; json: string }>('SELECT key, json FROM settings ORDER BY key'),
     };
+    this.rows = new EventRowWriter(db);
     this.insertQueued = db.transaction((batch: readonly QueuedEvent[]) => this.insertBatch(batch));
   }
 
@@ -408,32 +406,50 @@ export class Store implements SessionStore {
 
   /** Runs inside the commit's transaction; returns the events as stored. */
   private insertBatch(batch: readonly QueuedEvent[]): CoreEvent[] {
+    try {
+      this.rows.insert(batch);
+      for (const { event } of batch) this.lastSeq.set(event.sessionId, event.seq);
+      return batch.map(({ event }) => event);
+    } catch (error) {
+      if (!(error instanceof EventRowsNotWrittenError)) throw error;
+      // a seq another process took, or a session deleted meanwhile: the rest row by row, to tell which
+      const written = batch.slice(0, error.firstUnwritten).map(({ event }) => event);
+      return [...written, ...this.insertRowByRow(batch.slice(error.firstUnwritten))];
+    }
+  }
+
+  private insertRowByRow(batch: readonly QueuedEvent[]): CoreEvent[] {
     // sessions another process appended to since this one counted them: how far their queued events move up
     const shifts = new Map<string, number>();
     return batch.map(({ event, json }) => {
       let shift = shifts.get(event.sessionId);
       if (shift === undefined) {
-        if (this.insertUnlessSeqTaken(event, json)) return event;
+        if (this.insertUnlessSeqTaken({ event, json })) return event;
         // the write lock is held, so the last seq read now stays the last until this batch is in
         shift = (this.sql.maxSeq.get(event.sessionId) ?? 0) + 1 - event.seq;
         shifts.set(event.sessionId, shift);
       }
       const moved = { ...event, seq: event.seq + shift };
-      this.sql.insertEvent.run(moved.sessionId, moved.seq, moved.type, moved.ts, toJson(moved, 'event'));
-      this.lastSeq.set(moved.sessionId, moved.seq);
+      if (!this.insertUnlessSeqTaken({ event: moved, json: toJson(moved, 'event') })) {
+        throw new Error(
+          `seq ${moved.seq} of session ${moved.sessionId} was taken while this process held the write lock`,
+        );
+      }
       return moved;
     });
   }
 
   /** false when another process already wrote this seq of the session */
-  private insertUnlessSeqTaken(event: CoreEvent, json: string): boolean {
+  private insertUnlessSeqTaken(row: EventRow): boolean {
     try {
-      this.sql.insertEvent.run(event.sessionId, event.seq, event.type, event.ts, json);
+      this.rows.insert([row]);
+      this.lastSeq.set(row.event.sessionId, row.event.seq);
       return true;
     } catch (error) {
-      if (isSqliteError(error, 'SQLITE_CONSTRAINT_PRIMARYKEY')) return false;
-      if (isSqliteError(error, 'SQLITE_CONSTRAINT_FOREIGNKEY')) throw new SessionNotFoundError(event.sessionId);
-      throw error;
+      const cause = error instanceof EventRowsNotWrittenError ? error.cause : error;
+      if (isSqliteError(cause, 'SQLITE_CONSTRAINT_PRIMARYKEY')) return false;
+      if (isSqliteError(cause, 'SQLITE_CONSTRAINT_FOREIGNKEY')) throw new SessionNotFoundError(row.event.sessionId);
+      throw cause;
     }
   }
 
