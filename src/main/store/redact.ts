@@ -81,8 +81,22 @@ export class SecretRedactor {
     this.known = [...new Set([...this.known, ...added])].sort((a, b) => b.length - a.length);
   }
 
+  /** The value itself when nothing in it needs redacting (most events: checked without copying), else a copy. */
   deep<T>(value: T): T {
-    return redactDeep(value, this.known);
+    return this.holdsSecret(value) ? redactDeep(value, this.known) : value;
+  }
+
+  private holdsSecret(node: unknown): boolean {
+    if (typeof node === 'string') {
+      return CREDENTIAL_PREFIX.test(node) || this.known.some((secret) => node.includes(secret));
+    }
+    if (Array.isArray(node)) return node.some((child) => this.holdsSecret(child));
+    if (node !== null && typeof node === 'object') {
+      for (const key in node) {
+        if (this.holdsSecret(key) || this.holdsSecret((node as Record<string, unknown>)[key])) return true;
+      }
+    }
+    return false;
   }
 
   /**
