@@ -1,14 +1,20 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CoreEvent, CoreEventInput } from '../../src/shared/events.js';
-import { EventBus, MAX_EVENTS_PER_COMMIT } from '../../src/main/session/event-bus.js';
+import { EventBus, MAX_EVENTS_PER_COMMIT, STREAM_COMMIT_WINDOW_MS } from '../../src/main/session/event-bus.js';
 import { SecretRedactor } from '../../src/main/store/redact.js';
 import { openStore, type Store } from '../../src/main/store/store.js';
 import { newSession, tempStore } from '../store/store-fixtures.js';
 
 const nextTick = () => new Promise((resolve) => setImmediate(resolve));
 
+/** a streamed piece: it may wait for the rest of its stream (STREAM_COMMIT_WINDOW_MS) */
 function delta(sessionId: string, text: string): CoreEventInput {
   return { type: 'message', sessionId, messageId: 'reply', role: 'assistant', text, delta: true };
+}
+
+/** a whole message: committed with everything queued before it at the end of its tick */
+function whole(sessionId: string, text: string): CoreEventInput {
+  return { type: 'message', sessionId, messageId: `reply-${text}`, role: 'assistant', text, delta: false };
 }
 
 function textOf(event: CoreEvent): string {
@@ -38,7 +44,7 @@ describe('EventBus group commit', () => {
         committedWhenSeen.push(reader.seqs(event.sessionId).includes(event.seq));
       });
       const emitted = Array.from({ length: 120 }, (_, index) =>
-        bus.emit(delta(index % 3 === 0 ? second : first, `chunk ${index}`)),
+        bus.emit(whole(index % 3 === 0 ? second : first, `chunk ${index}`)),
       );
       // one transaction at the end of the tick: nothing is written, nor shown, while the burst is being emitted
       expect(reader.seqs(first)).toEqual([]);
@@ -64,10 +70,10 @@ describe('EventBus group commit', () => {
     const bus = new EventBus(store, new SecretRedactor());
     const seen: CoreEvent[] = [];
     bus.subscribe((event) => seen.push(event));
-    const queued = bus.emit(delta(sessionId, 'hello'));
+    const queued = bus.emit(whole(sessionId, 'hello'));
     expect(store.listEvents(sessionId)).toEqual([queued]);
     expect(seen).toEqual([]);
-    bus.emit(delta(sessionId, 'again'));
+    bus.emit(whole(sessionId, 'again'));
     await nextTick();
     expect(seen.map(textOf)).toEqual(['hello', 'again']);
     expect(store.listEvents(sessionId).map((event) => event.seq)).toEqual([1, 2]);
@@ -104,9 +110,9 @@ describe('EventBus group commit', () => {
     const bus = new EventBus(store, new SecretRedactor());
     const seen: CoreEvent[] = [];
     bus.subscribe((event) => seen.push(event));
-    bus.emit(delta(sessionId, 'before'));
-    expect(() => bus.emit(delta('ghost', 'boo'))).toThrow(/ghost/);
-    bus.emit(delta(sessionId, 'after'));
+    bus.emit(whole(sessionId, 'before'));
+    expect(() => bus.emit(whole('ghost', 'boo'))).toThrow(/ghost/);
+    bus.emit(whole(sessionId, 'after'));
     await nextTick();
     expect(seen.map(textOf)).toEqual(['before', 'after']);
     expect(store.listEvents(sessionId).map(textOf)).toEqual(['before', 'after']);
@@ -118,11 +124,11 @@ describe('EventBus group commit', () => {
     const bus = new EventBus(store, new SecretRedactor());
     const seen: CoreEvent[] = [];
     bus.subscribe((event) => seen.push(event));
-    bus.emit(delta(sessionId, 'one'));
+    bus.emit(whole(sessionId, 'one'));
     await nextTick();
-    bus.emit(delta(sessionId, 'three'));
+    bus.emit(whole(sessionId, 'three'));
     const other = openStore(dataDir);
-    other.appendEvent({ ...delta(sessionId, 'two'), ts: Date.now() });
+    other.appendEvent({ ...whole(sessionId, 'two'), ts: Date.now() });
     other.close();
     await nextTick();
     expect(store.listEvents(sessionId).map((event) => [event.seq, textOf(event)])).toEqual([
@@ -131,5 +137,70 @@ describe('EventBus group commit', () => {
       [3, 'three'],
     ]);
     expect(seen.map((event) => event.seq)).toEqual([1, 3]);
+  });
+
+  describe('streamed pieces', () => {
+    afterEach(() => vi.useRealTimers());
+
+    it('wait across ticks for the rest of their stream, then share one commit and are shown in order', async () => {
+      // only the window's timer is faked: ticks (setImmediate) run for real, and the window ends when the test says
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      const { store, dataDir } = tempStore();
+      const sessionId = newSession(store).id;
+      const reader = committedReader(dataDir);
+      try {
+        const bus = new EventBus(store, new SecretRedactor());
+        const seen: CoreEvent[] = [];
+        bus.subscribe((event) => seen.push(event));
+        const progress: CoreEventInput = {
+          type: 'tool',
+          sessionId,
+          callId: 'c1',
+          name: 'bash',
+          args: {},
+          status: 'calling',
+          progress: 'line\n',
+        };
+        for (let index = 0; index < 10; index += 1) {
+          bus.emit(index % 2 === 0 ? delta(sessionId, `piece ${index}`) : progress);
+          await nextTick();
+        }
+        // ten chunks in ten ticks: none committed, none shown yet
+        expect(reader.seqs(sessionId)).toEqual([]);
+        expect(seen).toEqual([]);
+
+        await vi.advanceTimersByTimeAsync(STREAM_COMMIT_WINDOW_MS);
+        expect(reader.seqs(sessionId)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+        expect(seen.map((event) => event.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      } finally {
+        reader.close();
+      }
+    });
+
+    it('go out with the first other event, at the end of its tick, without waiting for the window', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      const { store, dataDir } = tempStore();
+      const sessionId = newSession(store).id;
+      const reader = committedReader(dataDir);
+      try {
+        const bus = new EventBus(store, new SecretRedactor());
+        const seen: CoreEvent[] = [];
+        bus.subscribe((event) => seen.push(event));
+        bus.emit(delta(sessionId, 'The '));
+        await nextTick();
+        bus.emit(delta(sessionId, 'answer'));
+        await nextTick();
+        expect(seen).toEqual([]);
+        bus.emit(whole(sessionId, 'The answer'));
+        await nextTick();
+        expect(seen.map(textOf)).toEqual(['The ', 'answer', 'The answer']);
+        expect(reader.seqs(sessionId)).toEqual([1, 2, 3]);
+        // the window that was open has nothing left to commit when it ends
+        await vi.advanceTimersByTimeAsync(STREAM_COMMIT_WINDOW_MS);
+        expect(seen).toHaveLength(3);
+      } finally {
+        reader.close();
+      }
+    });
   });
 });

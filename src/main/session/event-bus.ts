@@ -9,10 +9,23 @@ export type EventListener = (event: CoreEvent) => void;
 export const MAX_EVENTS_PER_COMMIT = 512;
 
 /**
+ * Streamed pieces (reply deltas, lines of tool output) arrive one network or pipe chunk per tick; they wait this
+ * long for the pieces after them, so a stream pays one commit per window instead of one per chunk. Well under a
+ * frame: nobody sees the difference. Any other event commits everything queued at the end of its tick.
+ */
+export const STREAM_COMMIT_WINDOW_MS = 4;
+
+/** a chunk of a stream, which may wait for company before its commit */
+function isStreamedPiece(event: CoreEventInput): boolean {
+  return (event.type === 'message' && event.delta === true) || (event.type === 'tool' && event.progress !== undefined);
+}
+
+/**
  * The one way events leave the core: each is stamped, cleared of known secrets, queued in the store, and only
  * after the transaction holding it committed handed to subscribers, so whatever anyone saw can be reviewed and
  * replayed. Events emitted in the same tick share one transaction (group commit), and subscribers see them in the
- * order they were emitted, across sessions too.
+ * order they were emitted, across sessions too. Streamed pieces alone wait a few milliseconds for the rest of their
+ * stream (STREAM_COMMIT_WINDOW_MS).
  */
 export class EventBus {
   private readonly listeners = new Set<{ listener: EventListener; sessionId?: string }>();
@@ -22,6 +35,7 @@ export class EventBus {
   /** committed (by this bus or by a read of the store), not yet shown, in emit order */
   private stored: CoreEvent[] = [];
   private commitScheduled = false;
+  private windowTimer: NodeJS.Timeout | undefined;
   private publishing = false;
   private readonly noteStored = (event: CoreEvent) => void this.stored.push(event);
 
@@ -63,7 +77,9 @@ export class EventBus {
     // a provider error or a tool output echoing an API key must reach neither the database nor a screen
     const queued = this.store.queueEvent(this.redactor.deep({ ...input, ts: Date.now() }), this.noteStored);
     this.queuedCount += 1;
-    if (!this.commitScheduled) {
+    if (isStreamedPiece(input)) {
+      this.windowTimer ??= setTimeout(() => this.flushScheduled(), STREAM_COMMIT_WINDOW_MS);
+    } else if (!this.commitScheduled) {
       this.commitScheduled = true;
       // a microtask: an emitter that awaits anything resumes after its events were committed and shown
       queueMicrotask(() => this.flushScheduled());
@@ -73,6 +89,8 @@ export class EventBus {
 
   private flushScheduled(): void {
     this.commitScheduled = false;
+    clearTimeout(this.windowTimer);
+    this.windowTimer = undefined;
     try {
       this.flush();
     } catch (error) {
