@@ -20,10 +20,24 @@ function firstScreenModules(): { plugin: Plugin; has: (id: string) => boolean } 
         reached.add(id);
         pending.push(...(this.getModuleInfo(id)?.importedIds ?? []));
       }
+      const importers = [...reached]
+        .filter((id) => !NOT_IN_FIRST_SCREEN.test(id))
+        .filter((id) => this.getModuleInfo(id)?.importedIds.some((imported) => NOT_IN_FIRST_SCREEN.test(imported)));
+      if (importers.length > 0) {
+        this.error(
+          `The first screen must not load zod (the contract's schemas load beside it, issue 16), but these modules ` +
+            `import it statically: ${importers.map((id) => id.replace(process.cwd() + '/', '')).join(', ')}. ` +
+            `Take plain values from a zod-free module (src/shared/session-vocabulary.ts, tool-kind.ts, ` +
+            `contract/event-window-size.ts) or load the schema with import().`,
+        );
+      }
     },
   };
   return { plugin, has: (id) => reached.has(id) };
 }
+
+/** what the first screen never loads: zod and the schemas built with it cost a fifth of its script */
+const NOT_IN_FIRST_SCREEN = /[\\/]node_modules[\\/]zod[\\/]/;
 
 const firstScreen = firstScreenModules();
 

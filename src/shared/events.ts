@@ -1,16 +1,13 @@
 import { z } from 'zod';
 import { ElicitationFormSchema } from './elicitation-form.js';
 import { ToolKindSchema, ToolResultDataSchema } from './tool-result.js';
+import { SESSION_MODES, SESSION_STATUSES } from './session-vocabulary.js';
 
 /** Everything the core emits is one of these. The store appends it (assigning `seq`), then subscribers see it. */
 
-export const SESSION_STATUSES = ['running', 'finished', 'failed', 'interrupted', 'cancelled', 'idle'] as const;
+export { SESSION_MODES, SESSION_STATUSES, type SessionMode, type SessionStatus } from './session-vocabulary.js';
 export const SessionStatusSchema = z.enum(SESSION_STATUSES);
-export type SessionStatus = z.infer<typeof SessionStatusSchema>;
-
-export const SESSION_MODES = ['agent', 'planning', 'plan_act'] as const;
 export const SessionModeSchema = z.enum(SESSION_MODES);
-export type SessionMode = z.infer<typeof SessionModeSchema>;
 
 export const UsageTotalsSchema = z.object({
   promptTokens: z.number().int().nonnegative(),

@@ -9,6 +9,8 @@ const RUN_TIMEOUT_MS = 60_000;
 const SETTINGS_CHUNK = /\/assets\/SettingsScreen-[\w-]+\.js$/;
 const HIGHLIGHT_CHUNK = /\/assets\/highlight-plugin-[\w-]+\.js$/;
 const REVIEW_CHUNK = /\/assets\/ReviewView-[\w-]+\.js$/;
+/** the contract's schemas (zod), which check each live event: loaded with the first event, not with the first screen */
+const EVENT_VALIDATION_CHUNK = /\/assets\/event-validation-[\w-]+\.js$/;
 const CODE_REPLY = 'Here it is:\n\n```js\nconst answer = 42;\n```\n';
 
 const chromium = useAppInChromium();
@@ -19,7 +21,7 @@ function cspReports(console: string[]): string[] {
 }
 
 describe('the renderer split into chunks', () => {
-  it('shows the composer without the settings or highlighter code, and loads each when first used under the CSP', async () => {
+  it('shows the composer without the settings, highlighter or schema code, and loads each when first used under the CSP', async () => {
     await chromium.serve(sequence(finish(CODE_REPLY)));
     const seen = await chromium.openPage();
     const { page } = seen;
@@ -28,6 +30,7 @@ describe('the renderer split into chunks', () => {
     const firstScreen = [...seen.scripts];
     expect(firstScreen.some((path) => path.startsWith('/assets/index-'))).toBe(true);
     expect(firstScreen.filter((path) => SETTINGS_CHUNK.test(path) || HIGHLIGHT_CHUNK.test(path))).toEqual([]);
+    expect(firstScreen.filter((path) => EVENT_VALIDATION_CHUNK.test(path))).toEqual([]);
 
     // settings: its chunk arrives on the first open, and the screen works
     await page.getByTestId('open-settings').click();
@@ -45,6 +48,8 @@ describe('the renderer split into chunks', () => {
     await expect.poll(() => assistant.locator('code.hljs').count(), { timeout: UI_TIMEOUT_MS }).toBe(1);
     expect(await assistant.locator('code').innerText()).toContain('const answer = 42;');
     expect(seen.scripts.some((path) => HIGHLIGHT_CHUNK.test(path))).toBe(true);
+    // the run's live events were checked against the contract by the schemas' chunk
+    expect(seen.scripts.some((path) => EVENT_VALIDATION_CHUNK.test(path))).toBe(true);
 
     // review mode: its own chunk, and the session's steps in it
     await page.getByTestId('toggle-review').click();

@@ -1,4 +1,4 @@
-import type { ToolKind } from '../../shared/tool-result.js';
+import type { ToolKind } from '../../shared/tool-kind.js';
 import { BROWSER_TOOL_NAMES } from '../agent/browser-agent.js';
 import { DATA_ANALYSIS_TOOL_NAMES } from '../agent/data-analysis.js';
 import { MANUS_TOOL_NAMES } from '../agent/manus.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { CoreEventInput, Image } from '../../shared/events.js';
-import type { ToolKind, ToolResultData } from '../../shared/tool-result.js';
+import type { ToolKind } from '../../shared/tool-kind.js';
+import type { ToolResultData } from '../../shared/tool-result.js';
 import type { SessionContext } from './session-context.js';
 import type { ToolRisk } from './tool-gate.js';
 

@@ -1,15 +1,13 @@
 import { z } from 'zod';
 import { CoreEventSchema, SessionInfoSchema } from '../events.js';
+import { DEFAULT_EVENT_WINDOW, MAX_EVENT_WINDOW } from './event-window-size.js';
 
 /**
  * A session read in windows (issue 16): its outline first, then the events around what is on screen, so opening
  * a session costs the same whatever its length.
  */
 
-/** what the renderer asks for when it opens a session, and pages by */
-export const DEFAULT_EVENT_WINDOW = 500;
-/** one reply stays a few MB at most, whatever the caller asks */
-export const MAX_EVENT_WINDOW = 5000;
+export { DEFAULT_EVENT_WINDOW, MAX_EVENT_WINDOW } from './event-window-size.js';
 
 const seq = z.number().int().nonnegative();
 

@@ -1,4 +1,4 @@
-import { CoreEventSchema, type CoreEvent } from '../../../shared/events.js';
+import type { CoreEvent } from '../../../shared/events.js';
 import { API_PREFIX, EVENTS_PATH, TOKEN_PARAM } from '../../../shared/contract/web-transport.js';
 import type { InvokeResult } from '../../../shared/contract.js';
 import { Listeners, unwrap, type ConnectionState, type ManusClient } from './manus-client.js';
@@ -24,9 +24,40 @@ export function takeToken(location: Location, storage: Storage, history: History
   return storage.getItem(TOKEN_STORAGE_KEY) ?? undefined;
 }
 
+/**
+ * Events from the socket, checked against the contract before anyone sees them. The schemas (zod, a fifth of the
+ * first screen's script) load with the first event rather than with the first screen; events wait for them, in order.
+ */
+class ValidatedEvents {
+  private validate: ((data: unknown) => CoreEvent | undefined) | undefined;
+  private waiting: unknown[] | undefined;
+
+  constructor(private readonly events: Listeners<CoreEvent>) {}
+
+  deliver(data: unknown): void {
+    if (this.validate) return this.emitValid(data);
+    if (this.waiting) return void this.waiting.push(data);
+    this.waiting = [data];
+    import('./event-validation.js').then(
+      ({ validEvent }) => {
+        this.validate = validEvent;
+        for (const waiting of this.waiting ?? []) this.emitValid(waiting);
+        this.waiting = undefined;
+      },
+      (error: unknown) => console.error('Live events cannot be shown until the page is reloaded:', error),
+    );
+  }
+
+  private emitValid(data: unknown): void {
+    const event = this.validate!(data);
+    if (event) this.events.emit(event);
+  }
+}
+
 /** The client over HTTP (requests) and a WebSocket (events), reconnecting with backoff. */
 export function createWebClient(origin: string, token: string): ManusClient {
   const events = new Listeners<CoreEvent>();
+  const received = new ValidatedEvents(events);
   const connection = new Listeners<ConnectionState>();
   let socket: WebSocket | undefined;
   let retryDelay = RECONNECT_MIN_MS;
@@ -42,10 +73,7 @@ export function createWebClient(origin: string, token: string): ManusClient {
       if (everConnected) connection.emit('connected');
       everConnected = true;
     };
-    ws.onmessage = (message) => {
-      const parsed = CoreEventSchema.safeParse(JSON.parse(String(message.data)));
-      if (parsed.success) events.emit(parsed.data);
-    };
+    ws.onmessage = (message) => received.deliver(JSON.parse(String(message.data)));
     ws.onclose = () => {
       if (socket !== ws) return;
       connection.emit('reconnecting');

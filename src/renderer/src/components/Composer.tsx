@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { SESSION_MODES, type SessionMode } from '../../../shared/events.js';
+import { SESSION_MODES, type SessionMode } from '../../../shared/session-vocabulary.js';
 import type { ModelChoice } from '../../../shared/contract.js';
 import { formatBytes, type Attachment } from '../features/workspace/file-reading.js';
 import { PaperclipIcon } from '../features/common/PaperclipIcon.js';

@@ -1,4 +1,4 @@
-import type { ToolKind } from '../../../shared/tool-result.js';
+import type { ToolKind } from '../../../shared/tool-kind.js';
 
 function field(args: unknown, key: string): unknown {
   return args && typeof args === 'object' ? (args as Record<string, unknown>)[key] : undefined;

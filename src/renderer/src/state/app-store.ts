@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import type { CoreEvent, SessionMode } from '../../../shared/events.js';
 import type { AppInfo, CoreError, SessionSummary } from '../../../shared/contract.js';
-import { DEFAULT_EVENT_WINDOW } from '../../../shared/contract/event-window.js';
+import { DEFAULT_EVENT_WINDOW } from '../../../shared/contract/event-window-size.js';
 import type { UiCommand } from '../../../shared/contract/ui-commands.js';
 import { ClientError, type ConnectionState, type ManusClient } from '../client/manus-client.js';
 import { applyEvents, type SessionView } from './session-view.js';

@@ -1,5 +1,6 @@
 import type { CoreEvent } from '../../../shared/events.js';
-import { DEFAULT_EVENT_WINDOW, type SessionOutline } from '../../../shared/contract/event-window.js';
+import { DEFAULT_EVENT_WINDOW } from '../../../shared/contract/event-window-size.js';
+import type { SessionOutline } from '../../../shared/contract/event-window.js';
 import type { ManusClient } from '../client/manus-client.js';
 
 /** What opening a session fetches: its outline and last events, whatever its length (issue 16). */

@@ -9,7 +9,8 @@ import type {
   UsageTotals,
 } from '../../../shared/events.js';
 import type { ElicitationForm } from '../../../shared/elicitation-form.js';
-import { kindOfRecordedTool, type ToolKind, type ToolResultData } from '../../../shared/tool-result.js';
+import { kindOfRecordedTool, type ToolKind } from '../../../shared/tool-kind.js';
+import type { ToolResultData } from '../../../shared/tool-result.js';
 
 /**
  * Events → what the session view shows, as pure functions: the same events always give the same view,
