@@ -4,9 +4,24 @@ import { ToolKindSchema, ToolResultDataSchema } from './tool-result.js';
 
 /** Everything the core emits is one of these. The store appends it (assigning `seq`), then subscribers see it. */
 
-export const SESSION_STATUSES = ['running', 'finished', 'failed', 'interrupted', 'cancelled', 'idle'] as const;
+/** `waiting`: a run that is alive but paused on a question to the person (back to `running` once answered) */
+export const SESSION_STATUSES = [
+  'running',
+  'waiting',
+  'finished',
+  'failed',
+  'interrupted',
+  'cancelled',
+  'idle',
+] as const;
 export const SessionStatusSchema = z.enum(SESSION_STATUSES);
 export type SessionStatus = z.infer<typeof SessionStatusSchema>;
+/** The statuses of a run that is alive: working, or waiting for the person's answer. */
+export const LIVE_SESSION_STATUSES = ['running', 'waiting'] as const satisfies readonly SessionStatus[];
+
+export function isLiveStatus(status: SessionStatus | undefined): boolean {
+  return status === 'running' || status === 'waiting';
+}
 
 export const SESSION_MODES = ['agent', 'planning', 'plan_act'] as const;
 export const SessionModeSchema = z.enum(SESSION_MODES);
@@ -28,6 +43,10 @@ export const SessionInfoSchema = z.object({
   model: z.string(),
   workspace: z.string(),
   usage: UsageTotalsSchema,
+  /** flows: the agents its steps may run on, as the person last chose them */
+  agents: z.array(z.string()).optional(),
+  /** flows: how many independent plan steps run at the same time */
+  parallel: z.number().int().positive().optional(),
   createdAt: z.number(),
   updatedAt: z.number(),
 });

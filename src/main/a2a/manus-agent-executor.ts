@@ -16,6 +16,7 @@ const FINAL_STATE: Record<SessionStatus, TaskState> = {
   failed: TaskState.TASK_STATE_FAILED,
   interrupted: TaskState.TASK_STATE_FAILED,
   running: TaskState.TASK_STATE_WORKING,
+  waiting: TaskState.TASK_STATE_INPUT_REQUIRED,
 };
 
 interface Ids {
