@@ -131,14 +131,14 @@ export class SessionService {
     const llmConfig = resolveLlmConfig(settings, request.model);
     const existing = request.sessionId ? this.requireSession(request.sessionId) : undefined;
     if (existing && this.isRunning(existing.id)) throw new Error(`Session ${existing.id} is already running.`);
-    // another process running it refuses this one before anything is written
-    if (existing) claimRun(this.store, this.options.dataDir, existing.id);
     // unknown agents are refused before anything is written; the choices last until the person changes them
     const choices = {
       mode: request.mode ?? existing?.mode ?? 'agent',
       agents: request.agents ? checkAgents(request.agents, this.agentNames()) : existing?.agents,
       parallel: request.parallel ?? existing?.parallel,
     };
+    // another process running it refuses this one before anything is written
+    if (existing) claimRun(this.store, this.options.dataDir, existing.id);
     const session = existing
       ? this.store.updateSession(existing.id, { status: 'running', model: llmConfig.model, ...choices })
       : this.createSession(request, choices, llmConfig.model);
