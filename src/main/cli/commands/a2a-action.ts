@@ -21,7 +21,7 @@ export async function serveA2a(
   const deps = await resolveDeps(source);
   const { token, generated } = serverToken(options.token, A2A_TOKEN_ENV);
   await withData(deps, command, async (data) => {
-    const service = deps.createTaskService(data);
+    const service = deps.createTaskService(data, { clientAnswers: true });
     try {
       const server = await startA2aServer({
         service,

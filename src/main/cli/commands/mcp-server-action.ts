@@ -21,8 +21,14 @@ import { MCP_TOKEN_ENV, type ListenOptions } from './server-options.js';
 
 /** What serving the agent needs: the store and a session service over it. */
 export interface AgentServeDeps<S extends SessionStore = SessionStore> extends StoreDeps<S> {
-  /** the session service tasks run through (no human at the other end: questions are answered by the model) */
-  createTaskService(data: OpenedData<S>): TaskService & { close(): Promise<void> };
+  /**
+   * the session service tasks run through; the agent's questions go to the client when it can answer them (A2A's
+   * `input-required`), else the model decides for itself
+   */
+  createTaskService(
+    data: OpenedData<S>,
+    options?: { clientAnswers?: boolean },
+  ): TaskService & { close(): Promise<void> };
 }
 
 export interface McpServerDeps extends AgentServeDeps {
