@@ -13,10 +13,14 @@ export const MCP_SERVER_TOOL_NAMES = ['bash', 'python_execute', 'str_replace_edi
  */
 export const cliServeDeps: McpServerDeps & A2aDeps = {
   ...cliStoreDeps,
-  loadSettings: (data) => runSettingsFor({ store: data.store, secrets: data.secrets }),
+  loadSettings: (data, environment) => runSettingsFor({ store: data.store, secrets: data.secrets, ...environment }),
   createTaskService: (data, options) => {
     // an MCP caller cannot be asked, so the agent decides; an A2A client answers `input-required`
-    const core = createAppCore({ ...data, humanAvailable: options?.clientAnswers ?? false });
+    const core = createAppCore({
+      ...data,
+      ...options?.environment,
+      humanAvailable: options?.clientAnswers ?? false,
+    });
     return {
       start: (request) => {
         const started = core.service.start(request);
