@@ -1,15 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Role, TaskState, type Task } from '@a2a-js/sdk';
+import { TaskState } from '@a2a-js/sdk';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { startFakeLlm, type FakeLlm, type ScriptRequest } from '../support/fake-llm/index.js';
 import { CLI_PATH, spawnCli } from '../support/cli.js';
 import { startServerCli, type ServerCli } from '../support/server-cli.js';
-import { a2aClient } from '../support/a2a-client.js';
+import { a2aClient, sendText } from '../support/a2a-client.js';
 import { waitFor } from '../support/wait-for.js';
 
 /** the model the flag names; the environment names another, and points at an endpoint nothing listens on */
@@ -106,28 +105,7 @@ describe('--model, --base-url and --sandbox on the server commands', () => {
     started.push(server);
     const baseUrl = /Manus A2A agent on (\S+) /.exec(server.stdout())![1];
     const client = await a2aClient(baseUrl, TOKEN);
-    const task = (await client.sendMessage({
-      tenant: '',
-      message: {
-        messageId: randomUUID(),
-        contextId: '',
-        taskId: '',
-        role: Role.ROLE_USER,
-        parts: [
-          {
-            content: { $case: 'text', value: 'Where do you run?' },
-            metadata: undefined,
-            filename: '',
-            mediaType: 'text/plain',
-          },
-        ],
-        metadata: undefined,
-        extensions: [],
-        referenceTaskIds: [],
-      },
-      configuration: undefined,
-      metadata: undefined,
-    })) as Task;
+    const task = await sendText(client, 'Where do you run?');
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expectRunWithFlags(from);
   });
