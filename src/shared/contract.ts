@@ -61,6 +61,8 @@ export const AppInfoSchema = z.object({
   models: z.array(ModelChoiceSchema),
   defaultModel: z.string().optional(),
   runningSessionIds: z.array(z.string()),
+  /** the agents a flow's steps may run on (what `--agents` takes) */
+  agents: z.array(z.string()),
 });
 export type AppInfo = z.infer<typeof AppInfoSchema>;
 

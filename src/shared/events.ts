@@ -5,7 +5,14 @@ import { SESSION_MODES, SESSION_STATUSES } from './session-vocabulary.js';
 
 /** Everything the core emits is one of these. The store appends it (assigning `seq`), then subscribers see it. */
 
-export { SESSION_MODES, SESSION_STATUSES, type SessionMode, type SessionStatus } from './session-vocabulary.js';
+export {
+  LIVE_SESSION_STATUSES,
+  SESSION_MODES,
+  SESSION_STATUSES,
+  isLiveStatus,
+  type SessionMode,
+  type SessionStatus,
+} from './session-vocabulary.js';
 export const SessionStatusSchema = z.enum(SESSION_STATUSES);
 export const SessionModeSchema = z.enum(SESSION_MODES);
 
@@ -25,6 +32,10 @@ export const SessionInfoSchema = z.object({
   model: z.string(),
   workspace: z.string(),
   usage: UsageTotalsSchema,
+  /** flows: the agents its steps may run on, as the person last chose them */
+  agents: z.array(z.string()).optional(),
+  /** flows: how many independent plan steps run at the same time */
+  parallel: z.number().int().positive().optional(),
   createdAt: z.number(),
   updatedAt: z.number(),
 });

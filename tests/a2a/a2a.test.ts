@@ -49,10 +49,14 @@ function userMessage(text: string, contextId = ''): Message {
   };
 }
 
-function send(client: Client, text: string, options: { contextId?: string; returnImmediately?: boolean } = {}) {
+function send(
+  client: Client,
+  text: string,
+  options: { contextId?: string; taskId?: string; returnImmediately?: boolean } = {},
+) {
   return client.sendMessage({
     tenant: '',
-    message: userMessage(text, options.contextId),
+    message: { ...userMessage(text, options.contextId), taskId: options.taskId ?? '' },
     configuration: {
       acceptedOutputModes: ['text/plain'],
       taskPushNotificationConfig: undefined,
@@ -203,5 +207,31 @@ describe('manus a2a through the SDK client', () => {
     expect(sent.result.artifacts[0].parts[0].text).toBe('Hello from Manus.');
     const fetched = await rpc('tasks/get', { id: sent.result.id });
     expect(fetched.result.status.state).toBe('completed');
+  });
+
+  it('a question of the agent is `input-required` (the session `waiting`) and the reply answers it', async () => {
+    const { core, client } = await startAgent(
+      sequence(
+        { toolCalls: [call('ask_human', { inquire: 'Which city do you mean?' })] },
+        finish('Lyon has about half a million people.'),
+      ),
+    );
+    const asked = asTask(await send(client, 'How many people live in the city?'));
+    expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const question = asked.status?.message?.parts[0]?.content;
+    expect(question).toEqual({ $case: 'text', value: 'Which city do you mean?' });
+    const sessionId = core.service.runningSessionIds()[0];
+    expect(core.store.getSession(sessionId)?.status).toBe('waiting');
+    expect((await client.getTask({ tenant: '', id: asked.id })).status?.state).toBe(
+      TaskState.TASK_STATE_INPUT_REQUIRED,
+    );
+
+    const answered = asTask(await send(client, 'Lyon', { taskId: asked.id, contextId: asked.contextId }));
+    expect(answered.id).toBe(asked.id);
+    expect(answered.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(resultText(answered)).toBe('Lyon has about half a million people.');
+    const toolReply = core.llm.chatRequests[1].body.messages.find((m: { role: string }) => m.role === 'tool');
+    expect(toolReply.content).toBe('Lyon');
+    expect(core.store.getSession(sessionId)?.status).toBe('finished');
   });
 });

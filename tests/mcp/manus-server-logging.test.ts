@@ -23,6 +23,7 @@ async function connectManusServer(script: Script, mode: 'agent' | 'planning' = '
     cancel: (sessionId) => harness.service.cancel(sessionId),
     subscribe: (listener, sessionId) => harness.service.subscribe(listener, sessionId),
     isRunning: (sessionId) => harness.service.isRunning(sessionId),
+    answer: (sessionId, askId, answer) => harness.service.answer(sessionId, askId, answer),
   };
   const server = createManusMcpServer({
     tools: [],

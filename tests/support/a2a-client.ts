@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { Role, type Task } from '@a2a-js/sdk';
 import {
   ClientFactory,
   ClientFactoryOptions,
@@ -24,4 +26,29 @@ export function a2aClient(baseUrl: string, token: string): Promise<Client> {
     }),
   );
   return factory.createFromUrl(baseUrl);
+}
+
+/** message/send of one text part, blocking until the task ends or needs input; `taskId` replies to a task. */
+export async function sendText(
+  client: Client,
+  text: string,
+  ids: { taskId?: string; contextId?: string } = {},
+): Promise<Task> {
+  const result = await client.sendMessage({
+    tenant: '',
+    message: {
+      messageId: randomUUID(),
+      contextId: ids.contextId ?? '',
+      taskId: ids.taskId ?? '',
+      role: Role.ROLE_USER,
+      parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    },
+    configuration: undefined,
+    metadata: undefined,
+  });
+  if (!('status' in result)) throw new Error('expected a task, got a message');
+  return result;
 }

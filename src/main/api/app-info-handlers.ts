@@ -17,7 +17,7 @@ function modelChoices(settings: AppSettings): ModelChoice[] {
 
 /** What the UI learns about the app it runs in (version, host, models, running runs), and its language for the host. */
 export function createAppInfoHandlers(options: {
-  sessions: Pick<SessionRunner, 'runningSessionIds'>;
+  sessions: Pick<SessionRunner, 'runningSessionIds' | 'agentNames'>;
   dataDir: string;
   shell: AppInfo['shell'];
   version: string;
@@ -38,6 +38,7 @@ export function createAppInfoHandlers(options: {
         models: modelChoices(current),
         defaultModel: current.defaultLlm ?? Object.keys(current.llms)[0],
         runningSessionIds: sessions.runningSessionIds(),
+        agents: sessions.agentNames(),
       };
     },
     setUiLanguage: ({ language }) => {

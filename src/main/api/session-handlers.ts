@@ -14,7 +14,7 @@ const DEFAULT_EVENTS_PAGE = 100_000;
 /** The part of SessionService the UI drives. */
 export type SessionRunner = Pick<
   SessionService,
-  'start' | 'resume' | 'cancel' | 'answer' | 'subscribe' | 'isRunning' | 'runningSessionIds' | 'release'
+  'start' | 'resume' | 'cancel' | 'answer' | 'subscribe' | 'isRunning' | 'runningSessionIds' | 'agentNames' | 'release'
 >;
 
 export type SessionHandlers = Pick<

@@ -4,7 +4,7 @@ import { createAppCore, type AppCore } from '../app/app-core.js';
 import type { CliContext } from './cli-context.js';
 
 export interface CoreOptions {
-  llm?: LlmOverrides;
+  llmOverrides?: LlmOverrides;
   /** per-run settings changes (sandbox mode, max steps...) */
   adjust?: (settings: AppSettings) => AppSettings;
   humanAvailable: boolean;
@@ -17,7 +17,7 @@ export function createCliCore(context: CliContext, options: CoreOptions): AppCor
     store: context.store,
     secrets: context.secrets,
     humanAvailable: options.humanAvailable,
-    llmOverrides: options.llm,
+    llmOverrides: options.llmOverrides,
     adjust: options.adjust,
   });
 }

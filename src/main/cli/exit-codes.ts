@@ -6,5 +6,6 @@ export const EXIT_CODES = {
   cancelled: 130,
   interrupted: 1,
   running: 1,
+  waiting: 1,
   idle: 0,
 } as const;

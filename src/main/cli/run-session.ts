@@ -4,6 +4,7 @@ import { openCliContext } from './cli-context.js';
 import { createCliCore } from './cli-core.js';
 import { EXIT_CODES } from './exit-codes.js';
 import type { TurnOptions } from './turn-options.js';
+import { runEnvironmentOf } from './run-environment.js';
 import type { RunResult, SessionService } from '../session/session-service.js';
 import { createHumanPrinter } from './output/human-printer.js';
 import { createJsonPrinter } from './output/json-printer.js';
@@ -66,16 +67,8 @@ export async function runTurnFromCli(
   const context = openCliContext({ dataDir: command.optsWithGlobals<{ dataDir?: string }>().dataDir });
   try {
     const { service } = createCliCore(context, {
-      llm: { model: options.model, baseUrl: options.baseUrl },
+      ...runEnvironmentOf(options),
       humanAvailable: Boolean(process.stdin.isTTY),
-      adjust: (settings) => ({
-        ...settings,
-        sandbox: {
-          ...settings.sandbox,
-          mode: options.sandbox ?? settings.sandbox.mode,
-          engine: options.engine ?? settings.sandbox.engine,
-        },
-      }),
     });
     process.exitCode = await followRun(service, () => start(service), { json: Boolean(options.json) });
   } finally {

@@ -7,30 +7,44 @@ export function positiveInt(value: string): number {
   return parsed;
 }
 
-/** The flags `run` and `flow` share: output, workspace, model, endpoint, step limit, sandbox, session. */
-export function addTurnOptions(command: Command, help: { workspace: string; maxSteps: string }): Command {
+/**
+ * The flags of every command that runs the agent (`run`, `flow`, `resume`, `serve`, `a2a`, `mcp-server`): which model
+ * it thinks with and where its code runs, for this process only (nothing is saved).
+ */
+export function addRunEnvironmentOptions(command: Command): Command {
   return command
-    .option('--json', 'print events as NDJSON on stdout (one event per line)')
-    .option('--workspace <dir>', help.workspace)
     .option('--model <model>', 'a configured provider name or a model id')
     .option('--base-url <url>', 'an OpenAI-compatible endpoint')
-    .option('--max-steps <n>', help.maxSteps, positiveInt)
     .addOption(new Option('--sandbox <mode>', 'where code runs').choices(['docker', 'local']))
     .option(
       '--engine <context|url>',
       'the Docker engine for the sandbox: a context name or endpoint URL (ssh://, tcp://)',
-    )
+    );
+}
+
+/** The values of the flags `addRunEnvironmentOptions` adds. */
+export interface RunEnvironmentOptions {
+  model?: string;
+  baseUrl?: string;
+  sandbox?: 'docker' | 'local';
+  engine?: string;
+}
+
+/** The flags `run` and `flow` share: output, workspace, step limit and session, besides the run environment's. */
+export function addTurnOptions(command: Command, help: { workspace: string; maxSteps: string }): Command {
+  return addRunEnvironmentOptions(
+    command
+      .option('--json', 'print events as NDJSON on stdout (one event per line)')
+      .option('--workspace <dir>', help.workspace),
+  )
+    .option('--max-steps <n>', help.maxSteps, positiveInt)
     .option('--session <id>', 'continue an existing session with this message');
 }
 
 /** The values of the flags `addTurnOptions` adds. */
-export interface TurnOptions {
+export interface TurnOptions extends RunEnvironmentOptions {
   json?: boolean;
   workspace?: string;
-  model?: string;
-  baseUrl?: string;
   maxSteps?: number;
-  sandbox?: 'docker' | 'local';
-  engine?: string;
   session?: string;
 }

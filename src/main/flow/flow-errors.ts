@@ -1,5 +1,7 @@
 /** An agent name the flow was given is not registered. */
 export class UnknownAgentError extends Error {
+  readonly code = 'unknown_agent';
+
   constructor(names: string[], known: string[]) {
     super(`Unknown agent${names.length > 1 ? 's' : ''}: ${names.join(', ')}. Known agents: ${known.join(', ')}.`);
     this.name = 'UnknownAgentError';

@@ -35,6 +35,8 @@ export class HumanChannel {
     private readonly sessionId: string,
     private readonly emit: (event: CoreEventInput) => void,
     readonly available: boolean,
+    /** told when the first question starts waiting and when the last one is answered or withdrawn */
+    private readonly onWaitingChange?: (waiting: boolean) => void,
   ) {}
 
   ask(request: AskRequest): Promise<string> {
@@ -51,8 +53,9 @@ export class HumanChannel {
     } as const;
     return new Promise<string>((resolve, reject) => {
       const onAbort = () => {
-        this.pending.delete(askId);
+        const wasPending = this.pending.delete(askId);
         this.emit({ ...base, status: 'cancelled' });
+        if (wasPending) this.settled();
         reject(request.signal.reason instanceof Error ? request.signal.reason : new Error('cancelled'));
       };
       if (request.signal.aborted) return onAbort();
@@ -61,11 +64,13 @@ export class HumanChannel {
         resolve: (answer) => {
           request.signal.removeEventListener('abort', onAbort);
           this.emit({ ...base, status: 'answered', answer });
+          this.settled();
           resolve(answer);
         },
         reject,
       });
       this.emit({ ...base, status: 'waiting' });
+      if (this.pending.size === 1) this.onWaitingChange?.(true);
     });
   }
 
@@ -81,6 +86,11 @@ export class HumanChannel {
     this.pending.delete(askId);
     waiting.resolve(answer);
     return true;
+  }
+
+  /** A question left the pending ones: when it was the last, nothing waits any more. */
+  private settled(): void {
+    if (this.pending.size === 0) this.onWaitingChange?.(false);
   }
 
   waitingIds(): string[] {

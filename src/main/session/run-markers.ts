@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { SessionInfo } from '../../shared/events.js';
+import { LIVE_SESSION_STATUSES, type SessionInfo } from '../../shared/events.js';
 import { currentProcess, isOwnerAlive, type OwnerProcess } from '../process/owner-process.js';
 import type { SessionStore } from '../store/store-api.js';
 
@@ -98,10 +98,11 @@ export function isRunningElsewhere(dataDir: string, sessionId: string): boolean 
   return liveHolder(dataDir, sessionId) !== undefined;
 }
 
-/** Sessions left `running` by a process that is gone become `interrupted`; returns them. */
+/** Sessions left live (running, or waiting for an answer) by a process that is gone become `interrupted`; returns them. */
 export function recoverDeadRuns(store: SessionStore, dataDir: string): SessionInfo[] {
   const recovered: SessionInfo[] = [];
-  for (const session of store.listSessions({ status: 'running', limit: 10_000 })) {
+  const live = LIVE_SESSION_STATUSES.flatMap((status) => store.listSessions({ status, limit: 10_000 }));
+  for (const session of live) {
     if (isRunningElsewhere(dataDir, session.id)) continue;
     rmSync(markerPath(dataDir, session.id), { force: true });
     recovered.push(store.updateSession(session.id, { status: 'interrupted' }));

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { CoreEvent, CoreEventInput, SessionInfo, SessionMode, UsageTotals } from '../../shared/events.js';
+import {
+  isLiveStatus,
+  type CoreEvent,
+  type CoreEventInput,
+  type SessionInfo,
+  type SessionMode,
+  type UsageTotals,
+} from '../../shared/events.js';
 import { createAgent, type AgentCatalog } from '../agent/agent-catalog.js';
 import { RunCancelledError } from '../agent/errors.js';
 import { Memory } from '../agent/memory.js';
@@ -23,6 +30,7 @@ import { HumanChannel } from '../human/human-channel.js';
 import { resolveLlmConfig } from './llm-resolution.js';
 import type { ModeCatalog } from '../flow/mode-catalog.js';
 import { partsForTurn } from '../flow/mode-parts.js';
+import { checkAgents } from '../flow/flow-modes.js';
 import type { RunContext, RunResult, StartTaskRequest } from '../flow/mode-runner.js';
 import { createLiveSessionContext, type LiveSessionContext } from './live-session-context.js';
 import { withSessionHooks } from './session-llm.js';
@@ -112,18 +120,28 @@ export class SessionService {
     return [...this.live.entries()].filter(([, live]) => live.running).map(([id]) => id);
   }
 
+  /** The agents a flow's steps may run on, by name. */
+  agentNames(): string[] {
+    return Object.keys(this.options.agents);
+  }
+
   /** Starts a turn: a new session, or a follow-up message in an existing one. The session row exists on return. */
   start(request: StartTaskRequest): { sessionId: string; done: Promise<RunResult> } {
     const settings = this.options.settings();
     const llmConfig = resolveLlmConfig(settings, request.model);
     const existing = request.sessionId ? this.requireSession(request.sessionId) : undefined;
     if (existing && this.isRunning(existing.id)) throw new Error(`Session ${existing.id} is already running.`);
+    // unknown agents are refused before anything is written; the choices last until the person changes them
+    const choices = {
+      mode: request.mode ?? existing?.mode ?? 'agent',
+      agents: request.agents ? checkAgents(request.agents, this.agentNames()) : existing?.agents,
+      parallel: request.parallel ?? existing?.parallel,
+    };
     // another process running it refuses this one before anything is written
     if (existing) claimRun(this.store, this.options.dataDir, existing.id);
-    const mode = request.mode ?? existing?.mode ?? 'agent';
     const session = existing
-      ? this.store.updateSession(existing.id, { status: 'running', mode, model: llmConfig.model })
-      : this.createSession(request, mode, llmConfig.model);
+      ? this.store.updateSession(existing.id, { status: 'running', model: llmConfig.model, ...choices })
+      : this.createSession(request, choices, llmConfig.model);
     if (!existing) claimRun(this.store, this.options.dataDir, session.id);
     this.emit({ type: 'session', sessionId: session.id, action: existing ? 'status' : 'created', session });
     this.emit({
@@ -134,7 +152,10 @@ export class SessionService {
       text: request.task,
       delta: false,
     });
-    return { sessionId: session.id, done: this.launch(session, { ...request, mode }, settings, llmConfig, false) };
+    return {
+      sessionId: session.id,
+      done: this.launch(session, { ...request, ...choices }, settings, llmConfig, false),
+    };
   }
 
   /** Continues an interrupted (or cancelled, or failed) session from where it stopped. */
@@ -156,7 +177,13 @@ export class SessionService {
     const task = this.lastUserMessage(sessionId) ?? session.title;
     return {
       sessionId,
-      done: this.launch(session, { task, sessionId, mode: session.mode }, settings, llmConfig, true),
+      done: this.launch(
+        session,
+        { task, sessionId, mode: session.mode, agents: session.agents, parallel: session.parallel },
+        settings,
+        llmConfig,
+        true,
+      ),
     };
   }
 
@@ -194,12 +221,32 @@ export class SessionService {
     return session;
   }
 
-  private createSession(request: StartTaskRequest, mode: SessionMode, model: string): SessionInfo {
+  private createSession(
+    request: StartTaskRequest,
+    choices: { mode: SessionMode; agents?: string[]; parallel?: number },
+    model: string,
+  ): SessionInfo {
     const id = randomUUID();
     const workspace = request.workspace ? resolve(request.workspace) : sessionWorkspaceDir(this.options.dataDir, id);
     if (request.workspace) mkdirSync(workspace, { recursive: true });
     else prepareManagedWorkspace(workspace);
-    return this.store.createSession({ id, title: titleOf(request.task), mode, model, workspace, status: 'running' });
+    return this.store.createSession({
+      id,
+      title: titleOf(request.task),
+      model,
+      workspace,
+      status: 'running',
+      ...choices,
+    });
+  }
+
+  /** A live run's question to the person waits for an answer (`waiting`), or the last one was answered (`running`). */
+  private markWaiting(sessionId: string, waiting: boolean): void {
+    const current = this.store.getSession(sessionId);
+    // a run that already settled keeps its final status
+    if (!current || !isLiveStatus(current.status)) return;
+    const session = this.store.updateSession(sessionId, { status: waiting ? 'waiting' : 'running' });
+    this.emit({ type: 'session', sessionId, action: 'status', session });
   }
 
   private lastUserMessage(sessionId: string): string | undefined {
@@ -216,7 +263,9 @@ export class SessionService {
     this.redactor.remember(collectSecrets(settings));
     let live = this.live.get(session.id);
     if (!live) {
-      const human = new HumanChannel(session.id, this.emit, this.options.humanAvailable ?? false);
+      const human = new HumanChannel(session.id, this.emit, this.options.humanAvailable ?? false, (waiting) =>
+        this.markWaiting(session.id, waiting),
+      );
       const gate = createApprovalGate({
         settings: () => this.options.settings(),
         human,

@@ -73,6 +73,14 @@ export function appliedVersions(db: SqliteDatabase): number[] {
   return rows.map((row) => row.version);
 }
 
+/** A rebuilt table must leave every reference to it whole, as the foreign keys that were off would have. */
+function assertForeignKeysHold(db: SqliteDatabase): void {
+  const broken = db.pragma('foreign_key_check') as { table: string; parent: string }[];
+  if (broken.length > 0) {
+    throw new Error(`${broken.length} row(s) of ${broken[0]!.table} lost their ${broken[0]!.parent} row`);
+  }
+}
+
 /** Applies every migration newer than the database, each in its own transaction (all or nothing). */
 export function applyMigrations(db: SqliteDatabase, migrations: readonly Migration[]): number[] {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -97,14 +105,20 @@ export function applyMigrations(db: SqliteDatabase, migrations: readonly Migrati
       // re-checked under the write lock: another process opening the same file may have applied it meanwhile
       if (isApplied.get(migration.version)) return false;
       db.exec(migration.sql);
+      if (migration.rebuildsTables) assertForeignKeysHold(db);
       recordVersion.run(migration.version, migration.name, Date.now());
       return true;
     });
+    // the pragma is ignored inside a transaction: it is switched around it
+    const foreignKeys = db.pragma('foreign_keys', { simple: true });
+    if (migration.rebuildsTables) db.pragma('foreign_keys = OFF');
     try {
       if (apply.immediate()) newlyApplied.push(migration.version);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       throw new Error(`migration ${migration.version} (${migration.name}) failed: ${reason}`, { cause: error });
+    } finally {
+      if (migration.rebuildsTables) db.pragma(`foreign_keys = ${foreignKeys ? 'ON' : 'OFF'}`);
     }
   }
   return newlyApplied;

@@ -50,6 +50,8 @@ function metadataLines(session: SessionInfo): string[] {
     `- Session: \`${session.id}\``,
     `- Status: ${session.status}`,
     `- Mode: ${session.mode}`,
+    ...(session.agents ? [`- Agents: ${session.agents.join(', ')}`] : []),
+    ...(session.parallel ? [`- Parallel steps: ${session.parallel}`] : []),
     `- Model: ${session.model}`,
     `- Workspace: \`${session.workspace}\``,
     `- Created: ${isoTime(session.createdAt)}`,

@@ -1,7 +1,7 @@
 import type { SessionInfo, SessionMode, SessionStatus } from '../../shared/events.js';
 
 export const SESSION_COLUMNS =
-  'id, title, status, mode, model, workspace, prompt_tokens, completion_tokens, total_tokens, cost, created_at, updated_at';
+  'id, title, status, mode, model, workspace, prompt_tokens, completion_tokens, total_tokens, cost, created_at, updated_at, agents, parallel';
 
 /**
  * A `sessions` row read in raw mode (an array in SESSION_COLUMNS order): listing 10k sessions spends a third less
@@ -20,6 +20,9 @@ export type SessionColumns = [
   cost: number | null,
   createdAt: number,
   updatedAt: number,
+  /** a JSON array of agent names */
+  agents: string | null,
+  parallel: number | null,
 ];
 
 export function sessionFromColumns(row: SessionColumns): SessionInfo {
@@ -35,6 +38,8 @@ export function sessionFromColumns(row: SessionColumns): SessionInfo {
       cost === null
         ? { promptTokens: row[6], completionTokens: row[7], totalTokens: row[8] }
         : { promptTokens: row[6], completionTokens: row[7], totalTokens: row[8], cost },
+    ...(row[12] === null ? {} : { agents: JSON.parse(row[12]) as string[] }),
+    ...(row[13] === null ? {} : { parallel: row[13] }),
     createdAt: row[10],
     updatedAt: row[11],
   };

@@ -17,9 +17,13 @@ export interface NewSession {
   model: string;
   workspace: string;
   status?: SessionStatus;
+  agents?: string[];
+  parallel?: number;
 }
 
-export type SessionPatch = Partial<Pick<SessionInfo, 'title' | 'status' | 'mode' | 'model' | 'workspace'>> & {
+export type SessionPatch = Partial<
+  Pick<SessionInfo, 'title' | 'status' | 'mode' | 'model' | 'workspace' | 'agents' | 'parallel'>
+> & {
   usage?: UsageTotals;
 };
 
@@ -55,7 +59,7 @@ export interface SessionStore {
   deleteSession(id: string): void;
   /** full-text search over titles and message text */
   searchSessions(query: string, limit?: number): SessionSearchHit[];
-  /** sessions left `running` by a process that died become `interrupted`; returns their ids */
+  /** sessions left live (`running`, `waiting`) by a process that died become `interrupted`; returns their ids */
   markRunningAsInterrupted(): string[];
   /** runs `work` holding the database's write lock: the same call in another process waits (e.g. to take a run lock) */
   exclusive<T>(work: () => T): T;

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import {
   CoreEventSchema,
+  SessionInfoSchema,
   SessionModeSchema,
   SessionStatusSchema,
   UsageTotalsSchema,
@@ -39,6 +40,8 @@ const NewSessionSchema = z.object({
   model: z.string(),
   workspace: z.string(),
   status: SessionStatusSchema.optional(),
+  agents: SessionInfoSchema.shape.agents,
+  parallel: SessionInfoSchema.shape.parallel,
 });
 
 const SessionPatchSchema = z.object({
@@ -47,6 +50,8 @@ const SessionPatchSchema = z.object({
   mode: SessionModeSchema.optional(),
   model: z.string().optional(),
   workspace: z.string().optional(),
+  agents: SessionInfoSchema.shape.agents,
+  parallel: SessionInfoSchema.shape.parallel,
   usage: UsageTotalsSchema.optional(),
 });
 
@@ -92,9 +97,12 @@ export class Store implements SessionStore {
     this.search.indexQueue.flushIfQueued();
     this.sql = {
       insertSession: db
-        .prepare<[string, string, string, string, string, string, number, number], SessionColumns>(
-          `INSERT INTO sessions (id, title, status, mode, model, workspace, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${SESSION_COLUMNS}`,
+        .prepare<
+          [string, string, string, string, string, string, string | null, number | null, number, number],
+          SessionColumns
+        >(
+          `INSERT INTO sessions (id, title, status, mode, model, workspace, agents, parallel, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${SESSION_COLUMNS}`,
         )
         .raw(),
       getSession: db.prepare<[string], SessionColumns>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`).raw(),
@@ -116,6 +124,8 @@ export class Store implements SessionStore {
            mode = coalesce(@mode, mode),
            model = coalesce(@model, model),
            workspace = coalesce(@workspace, workspace),
+           agents = coalesce(@agents, agents),
+           parallel = coalesce(@parallel, parallel),
            prompt_tokens = coalesce(@promptTokens, prompt_tokens),
            completion_tokens = coalesce(@completionTokens, completion_tokens),
            total_tokens = coalesce(@totalTokens, total_tokens),
@@ -127,7 +137,7 @@ export class Store implements SessionStore {
       deleteSession: db.prepare<[string]>('DELETE FROM sessions WHERE id = ?'),
       markInterrupted: db
         .prepare<[number], string>(
-          `UPDATE sessions SET status = 'interrupted', updated_at = ? WHERE status = 'running' RETURNING id`,
+          `UPDATE sessions SET status = 'interrupted', updated_at = ? WHERE status IN ('running', 'waiting') RETURNING id`,
         )
         .pluck(),
       maxSeq: db.prepare<[string], number>('SELECT coalesce(max(seq), 0) FROM events WHERE session_id = ?').pluck(),
@@ -187,10 +197,21 @@ export class Store implements SessionStore {
   createSession(session: NewSession): SessionInfo {
     const parsed = NewSessionSchema.safeParse(session);
     if (!parsed.success) throw new InvalidRecordError('session', describeIssues(parsed.error));
-    const { id = randomUUID(), title, status = 'idle', mode, model, workspace } = parsed.data;
+    const { id = randomUUID(), title, status = 'idle', mode, model, workspace, agents, parallel } = parsed.data;
     const now = Date.now();
     try {
-      const row = this.sql.insertSession.get(id, title, status, mode, model, workspace, now, now);
+      const row = this.sql.insertSession.get(
+        id,
+        title,
+        status,
+        mode,
+        model,
+        workspace,
+        agents ? JSON.stringify(agents) : null,
+        parallel ?? null,
+        now,
+        now,
+      );
       return sessionFromColumns(row as SessionColumns);
     } catch (error) {
       if (isSqliteError(error, 'SQLITE_CONSTRAINT_PRIMARYKEY')) {
@@ -218,7 +239,7 @@ export class Store implements SessionStore {
   updateSession(id: string, patch: SessionPatch): SessionInfo {
     const parsed = SessionPatchSchema.safeParse(patch);
     if (!parsed.success) throw new InvalidRecordError('session change', describeIssues(parsed.error));
-    const { title, status, mode, model, workspace, usage } = parsed.data;
+    const { title, status, mode, model, workspace, agents, parallel, usage } = parsed.data;
     const row = this.sql.updateSession.get({
       id,
       title: title ?? null,
@@ -226,6 +247,8 @@ export class Store implements SessionStore {
       mode: mode ?? null,
       model: model ?? null,
       workspace: workspace ?? null,
+      agents: agents ? JSON.stringify(agents) : null,
+      parallel: parallel ?? null,
       promptTokens: usage?.promptTokens ?? null,
       completionTokens: usage?.completionTokens ?? null,
       totalTokens: usage?.totalTokens ?? null,

@@ -8,20 +8,22 @@ import { resolveDeps, type DepsSource } from './deps-source.js';
 import type { AgentServeDeps } from './mcp-server-action.js';
 import { announceAccess, serverToken } from './server-access.js';
 import { A2A_TOKEN_ENV, type ListenOptions } from './server-options.js';
+import type { RunEnvironmentOptions } from '../turn-options.js';
+import { runEnvironmentOf } from '../run-environment.js';
 
 /** The A2A task table lives in the app's database, so the store must expose its SQLite handle. */
 export type A2aDeps = AgentServeDeps<SessionStore & { readonly db: SqliteDatabase }>;
 
+export interface A2aOptions extends ListenOptions, RunEnvironmentOptions {
+  token?: string;
+}
+
 /** `manus a2a`: serves until Ctrl-C. */
-export async function serveA2a(
-  source: DepsSource<A2aDeps>,
-  options: ListenOptions & { token?: string },
-  command: Command,
-): Promise<void> {
+export async function serveA2a(source: DepsSource<A2aDeps>, options: A2aOptions, command: Command): Promise<void> {
   const deps = await resolveDeps(source);
   const { token, generated } = serverToken(options.token, A2A_TOKEN_ENV);
   await withData(deps, command, async (data) => {
-    const service = deps.createTaskService(data);
+    const service = deps.createTaskService(data, { clientAnswers: true, environment: runEnvironmentOf(options) });
     try {
       const server = await startA2aServer({
         service,

@@ -18,21 +18,33 @@ import { untilShutdown, withData, type OpenedData, type StoreDeps } from './comm
 import { resolveDeps, type DepsSource } from './deps-source.js';
 import { announceAccess, serverToken } from './server-access.js';
 import { MCP_TOKEN_ENV, type ListenOptions } from './server-options.js';
+import type { RunEnvironmentOptions } from '../turn-options.js';
+import { runEnvironmentOf, type RunEnvironment } from '../run-environment.js';
+
+export interface TaskServiceOptions {
+  /** the client can answer the agent's questions (A2A's `input-required`) */
+  clientAnswers?: boolean;
+  /** the command's `--model`, `--base-url`, `--sandbox` and `--engine` */
+  environment?: RunEnvironment;
+}
 
 /** What serving the agent needs: the store and a session service over it. */
 export interface AgentServeDeps<S extends SessionStore = SessionStore> extends StoreDeps<S> {
-  /** the session service tasks run through (no human at the other end: questions are answered by the model) */
-  createTaskService(data: OpenedData<S>): TaskService & { close(): Promise<void> };
+  /**
+   * the session service tasks run through; the agent's questions go to the client when it can answer them (A2A's
+   * `input-required`), else the model decides for itself
+   */
+  createTaskService(data: OpenedData<S>, options?: TaskServiceOptions): TaskService & { close(): Promise<void> };
 }
 
 export interface McpServerDeps extends AgentServeDeps {
-  /** the saved settings (secrets decrypted) the offered tools run with */
-  loadSettings(data: OpenedData): AppSettings;
+  /** the saved settings (secrets decrypted, the command's flags applied) the offered tools run with */
+  loadSettings(data: OpenedData, environment?: RunEnvironment): AppSettings;
   /** the tools `manus mcp-server` offers besides run_task (bash, python_execute, str_replace_editor, ...) */
   serverTools(): AnyTool[];
 }
 
-export interface McpServerOptions extends ListenOptions {
+export interface McpServerOptions extends ListenOptions, RunEnvironmentOptions {
   transport: 'stdio' | 'http';
   token?: string;
   workspace?: string;
@@ -48,7 +60,8 @@ export async function serveMcp(
   // a bad MANUS_MCP_TOKEN is reported before anything is opened
   const httpAccess = options.transport === 'http' ? serverToken(options.token, MCP_TOKEN_ENV) : undefined;
   await withData(deps, command, async (data) => {
-    const settings = deps.loadSettings(data);
+    const environment = runEnvironmentOf(options);
+    const settings = deps.loadSettings(data, environment);
     const id = `mcp-server-${randomUUID()}`;
     const workspace = options.workspace ? resolve(options.workspace) : sessionWorkspaceDir(data.dataDir, id);
     if (options.workspace) mkdirSync(workspace, { recursive: true });
@@ -65,7 +78,7 @@ export async function serveMcp(
       gate: allowAllTools,
       emit: dropEvent,
     });
-    const service = deps.createTaskService(data);
+    const service = deps.createTaskService(data, { environment });
     const createServer = () =>
       createManusMcpServer({ tools: deps.serverTools(), runTask: taskRunnerFor(service), session });
     try {

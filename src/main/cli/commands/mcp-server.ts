@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import type { DepsSource } from './deps-source.js';
+import { addRunEnvironmentOptions } from '../turn-options.js';
 import type { McpServerDeps, McpServerOptions } from './mcp-server-action.js';
 import { MCP_TOKEN_ENV, addListenOptions, addTokenOption } from './server-options.js';
 
@@ -14,7 +15,7 @@ export function mcpServerCommand(deps: DepsSource<McpServerDeps>): Command {
     );
   addListenOptions(mcpServer, DEFAULT_MCP_PORT);
   addTokenOption(mcpServer, MCP_TOKEN_ENV);
-  return mcpServer
+  return addRunEnvironmentOptions(mcpServer)
     .option('--workspace <dir>', 'folder the tools work in (default: a new one in the data folder)')
     .action(async (options: McpServerOptions, command: Command) =>
       (await import('./mcp-server-action.js')).serveMcp(deps, options, command),

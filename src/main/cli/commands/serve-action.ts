@@ -12,6 +12,8 @@ import { startWebServer } from '../../server/web-server.js';
 import { findRendererDir } from '../../server/renderer-dir.js';
 import { exposureWarning } from '../../server/server-address.js';
 import type { ListenOptions } from './server-options.js';
+import type { RunEnvironmentOptions } from '../turn-options.js';
+import { runEnvironmentOf, type RunEnvironment } from '../run-environment.js';
 
 /** The core over the CLI's data folder, opened by the CLI and closed when serving stops. */
 export interface ServedCore {
@@ -26,10 +28,16 @@ export interface ServedCore {
   close(): Promise<void>;
 }
 
+/** What a served core is opened with: the data folder, and the model and sandbox flags of `manus serve`. */
+export interface ServedCoreOptions {
+  dataDir?: string;
+  environment?: RunEnvironment;
+}
+
 /** The CLI's core for serving: its data folder and store, a session service whose questions the page answers. */
-export function openServedCore(options: { dataDir?: string }): ServedCore {
+export function openServedCore(options: ServedCoreOptions): ServedCore {
   const context = openCliContext(options);
-  const core = createCliCore(context, { humanAvailable: true });
+  const core = createCliCore(context, { ...options.environment, humanAvailable: true });
   return {
     store: context.store,
     sessions: core.service,
@@ -47,7 +55,7 @@ export function openServedCore(options: { dataDir?: string }): ServedCore {
 export interface ServeDeps {
   version: string;
   /** the CLI's core by default (openServedCore) */
-  openCore?: (options: { dataDir?: string }) => Promise<ServedCore> | ServedCore;
+  openCore?: (options: ServedCoreOptions) => Promise<ServedCore> | ServedCore;
   print?: (line: string) => void;
   /** resolves when the server should stop; SIGINT/SIGTERM by default */
   untilStopped?: () => Promise<void>;
@@ -66,14 +74,21 @@ function untilSignal(): Promise<void> {
 }
 
 /** `manus serve`: serves until Ctrl-C (or `deps.untilStopped`). */
-export async function serveApp(deps: ServeDeps, options: ListenOptions, command: Command): Promise<void> {
+export async function serveApp(
+  deps: ServeDeps,
+  options: ListenOptions & RunEnvironmentOptions,
+  command: Command,
+): Promise<void> {
   const print = deps.print ?? ((line: string) => process.stdout.write(`${line}\n`));
   const globals = command.optsWithGlobals<{ dataDir?: string }>();
   const rendererDir = findRendererDir();
   if (!existsSync(join(rendererDir, 'index.html'))) {
     print(`warning: the UI is not built (${rendererDir}); run \`npm run build\` first, or use \`npm run web\`.`);
   }
-  const core = await (deps.openCore ?? openServedCore)({ dataDir: globals.dataDir });
+  const core = await (deps.openCore ?? openServedCore)({
+    dataDir: globals.dataDir,
+    environment: runEnvironmentOf(options),
+  });
   const api = createCoreApi({
     sessions: core.sessions,
     store: core.store,

@@ -13,10 +13,14 @@ export const MCP_SERVER_TOOL_NAMES = ['bash', 'python_execute', 'str_replace_edi
  */
 export const cliServeDeps: McpServerDeps & A2aDeps = {
   ...cliStoreDeps,
-  loadSettings: (data) => runSettingsFor({ store: data.store, secrets: data.secrets }),
-  createTaskService: (data) => {
-    // nobody watches a served run: the agent decides instead of asking
-    const core = createAppCore({ ...data, humanAvailable: false });
+  loadSettings: (data, environment) => runSettingsFor({ store: data.store, secrets: data.secrets, ...environment }),
+  createTaskService: (data, options) => {
+    // an MCP caller cannot be asked, so the agent decides; an A2A client answers `input-required`
+    const core = createAppCore({
+      ...data,
+      ...options?.environment,
+      humanAvailable: options?.clientAnswers ?? false,
+    });
     return {
       start: (request) => {
         const started = core.service.start(request);
@@ -30,6 +34,7 @@ export const cliServeDeps: McpServerDeps & A2aDeps = {
       cancel: (sessionId) => core.service.cancel(sessionId),
       subscribe: (listener, sessionId) => core.service.subscribe(listener, sessionId),
       isRunning: (sessionId) => core.service.isRunning(sessionId),
+      answer: (sessionId, askId, answer) => core.service.answer(sessionId, askId, answer),
       close: () => core.close(),
     };
   },

@@ -12,6 +12,8 @@ export interface TaskService {
   cancel(sessionId: string): Promise<void>;
   subscribe(listener: (event: CoreEvent) => void, sessionId?: string): () => void;
   isRunning(sessionId: string): boolean;
+  /** answers a question the run asked (A2A: the client's reply to `input-required`); false when none waits */
+  answer(sessionId: string, askId: string, answer: string): boolean;
 }
 
 /** `run_task` over the session service: a new session per task, cancelled when the caller gives up. */
