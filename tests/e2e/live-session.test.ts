@@ -64,13 +64,13 @@ describe('the live session view in a browser, against manus serve', () => {
     expect(await page.page.locator('.ask-card .ask-answer').innerText()).toContain('Lisbon');
   });
 
-  it('stops a run with Esc', async () => {
+  it('stops a run with Ctrl+.', async () => {
     const page = await e2e.open(sequence({ fault: 'hang' }));
     await sendTask(page, 'Think forever');
     await expect.poll(() => status(page).getAttribute('data-status'), { timeout: UI_TIMEOUT_MS }).toBe('running');
     await page.page.getByTestId('stop').waitFor();
     await page.screenshot('running-before-stop');
-    await page.page.keyboard.press('Escape');
+    await page.page.keyboard.press('Control+Period');
     await expect.poll(() => status(page).getAttribute('data-status'), { timeout: UI_TIMEOUT_MS }).toBe('cancelled');
     await page.page.locator('.done-card.done-cancelled').waitFor();
     await page.page.getByTestId('send').waitFor();

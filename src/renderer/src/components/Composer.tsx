@@ -4,7 +4,7 @@ import { SESSION_MODES, type SessionMode } from '../../../shared/events.js';
 import type { ModelChoice } from '../../../shared/contract.js';
 import { formatBytes, type Attachment } from '../features/workspace/file-reading.js';
 import { PaperclipIcon } from '../features/common/PaperclipIcon.js';
-import { shortcutMatches } from '../shortcuts/shortcuts.js';
+import { keysText, shortcutMatches } from '../shortcuts/shortcuts.js';
 import './composer.css';
 
 const MAX_ROWS_PX = 240;
@@ -26,7 +26,7 @@ export interface ComposerProps {
   onRemoveAttachment?: (index: number) => void;
 }
 
-/** Multi-line task input: Enter sends, Shift+Enter adds a line, Esc stops a run. */
+/** Multi-line task input: Enter sends, Shift+Enter adds a line; Stop (or Ctrl/⌘+.) stops a run. */
 export function Composer({
   text,
   onTextChange: setText,
@@ -180,7 +180,8 @@ export function Composer({
             type="button"
             className="stop-button"
             onClick={onStop}
-            title={t('composer.stopHint')}
+            title={t('composer.stopHint', { keys: keysText('stop') })}
+            aria-keyshortcuts="Control+Period Meta+Period"
             data-testid="stop"
           >
             ■ {t('composer.stop')}

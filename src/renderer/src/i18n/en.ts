@@ -27,7 +27,7 @@ export const en = {
     followUp: 'Send a follow-up… (Enter sends, Shift+Enter adds a line)',
     send: 'Send',
     stop: 'Stop',
-    stopHint: 'Stop the run (Esc)',
+    stopHint: 'Stop the run ({{keys}})',
     model: 'Model',
     defaultModel: 'Default model',
   },
@@ -321,7 +321,7 @@ export const en = {
     settings: 'Settings',
     reviewPrevious: 'Previous moment in a review',
     reviewNext: 'Next moment in a review',
-    closeDialog: 'Close a dialog',
+    closeDialog: 'Close a dialog, menu or preview',
   },
   sessions: {
     search: 'Search sessions…',

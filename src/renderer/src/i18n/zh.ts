@@ -32,7 +32,7 @@ export const zh: Translation<typeof en> = {
     followUp: '继续追问…（Enter 发送，Shift+Enter 换行）',
     send: '发送',
     stop: '停止',
-    stopHint: '停止运行（Esc）',
+    stopHint: '停止运行（{{keys}}）',
     model: '模型',
     defaultModel: '默认模型',
   },
@@ -321,7 +321,7 @@ export const zh: Translation<typeof en> = {
     settings: '设置',
     reviewPrevious: '回放中的上一个时刻',
     reviewNext: '回放中的下一个时刻',
-    closeDialog: '关闭对话框',
+    closeDialog: '关闭对话框、菜单或预览',
   },
   sessions: {
     search: '搜索会话…',
