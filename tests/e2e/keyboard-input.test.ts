@@ -1,7 +1,8 @@
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { useAppInChromium } from './support/app-in-chromium.js';
 import type { WatchedPage } from './support/browser.js';
-import { finish } from './support/scripts.js';
+import { call, finish } from './support/scripts.js';
 
 const UI_TIMEOUT_MS = 20_000;
 
@@ -15,6 +16,23 @@ async function sendTask(target: WatchedPage, task: string): Promise<void> {
 
 function status(target: WatchedPage) {
   return target.page.getByTestId('session-status');
+}
+
+/** What the tool cards under `scope` show, in order: name, summary, status, and the text of each opened body. */
+async function toolCards(target: WatchedPage, scope: string) {
+  const cards = target.page.locator(`${scope} .tool-card`);
+  const shown = [];
+  for (let index = 0; index < (await cards.count()); index += 1) {
+    const card = cards.nth(index);
+    if (!(await card.getAttribute('class'))?.includes('open')) await card.locator('.tool-card-head').click();
+    await card.locator('.tool-card-body').waitFor();
+    shown.push({
+      summary: await card.locator('.tool-summary').innerText(),
+      status: await card.locator('.tool-status').getAttribute('class'),
+      body: await card.locator('.tool-card-body').innerText(),
+    });
+  }
+  return shown;
 }
 
 /** A reply the test lets go of when it is ready: the run stays running until then. */
@@ -57,5 +75,85 @@ describe('keyboard and input, in a browser against manus serve', () => {
     await expect.poll(() => status(page).getAttribute('data-status'), { timeout: UI_TIMEOUT_MS }).toBe('finished');
     await page.page.locator('.message-assistant', { hasText: 'All done after the dialog.' }).waitFor();
     expect(e2e.app.llm.chatRequests.every((request) => !request.closedByClient)).toBe(true);
+  });
+
+  it('keeps one card per call when the provider names every call call_0: live, after a reload, in review and in the export', async () => {
+    const steps = [
+      call(
+        'str_replace_editor',
+        { command: 'create', path: '/workspace/alpha.txt', file_text: 'alpha-content' },
+        'call_0',
+      ),
+      call(
+        'str_replace_editor',
+        { command: 'create', path: '/workspace/beta.txt', file_text: 'beta-content' },
+        'call_0',
+      ),
+      call('str_replace_editor', { command: 'view', path: '/workspace/alpha.txt' }, 'call_0'),
+    ];
+    const page = await e2e.open((request) =>
+      request.index < steps.length
+        ? { toolCalls: [steps[request.index]] }
+        : finish('Three files handled.', { toolCalls: [call('terminate', { status: 'success' }, 'call_0')] }),
+    );
+    await sendTask(page, 'Write two files and read one back');
+    await expect.poll(() => status(page).getAttribute('data-status'), { timeout: UI_TIMEOUT_MS }).toBe('finished');
+    expect(
+      e2e.app.llm.chatRequests.flatMap((request) =>
+        request.body.messages
+          .filter((m: { role: string }) => m.role === 'tool')
+          .map((m: { tool_call_id: string }) => m.tool_call_id),
+      ),
+    ).toContain('call_0');
+
+    const expectThreeCards = (shown: Awaited<ReturnType<typeof toolCards>>) => {
+      expect(shown.map((card) => card.summary)).toEqual([
+        expect.stringContaining('alpha.txt'),
+        expect.stringContaining('beta.txt'),
+        expect.stringContaining('alpha.txt'),
+      ]);
+      for (const card of shown) expect(card.status).toContain('status-done');
+      expect(shown[0].body).toContain('alpha-content');
+      expect(shown[1].body).toContain('beta-content');
+      expect(shown[2].body).toContain('alpha-content');
+      expect(shown[2].body).not.toContain('beta-content');
+    };
+    expectThreeCards(await toolCards(page, '.main-pane > .timeline-frame'));
+    await page.screenshot('reused-call-ids-live');
+
+    await page.page.reload();
+    await page.page
+      .locator('.message-assistant', { hasText: 'Three files handled.' })
+      .waitFor({ timeout: UI_TIMEOUT_MS });
+    expectThreeCards(await toolCards(page, '.main-pane > .timeline-frame'));
+
+    await page.page.getByTestId('toggle-review').click();
+    await page.page.getByTestId('review').waitFor();
+    expectThreeCards(await toolCards(page, '.review-timeline'));
+    await page.screenshot('reused-call-ids-review');
+
+    await page.page.getByTestId('session-menu').first().click();
+    const [download] = await Promise.all([
+      page.page.waitForEvent('download'),
+      page.page.locator('.row-menu [data-action="export-md"]').click(),
+    ]);
+    const markdown = await readFile((await download.path())!, 'utf8');
+    const sections = markdown.split(/^### Tool /m).filter((section) => section.startsWith('`str_replace_editor`'));
+    expect(sections).toHaveLength(3);
+    expect(sections[0]).toMatch(/alpha\.txt[\s\S]*created/i);
+    expect(sections[1]).toMatch(/beta\.txt[\s\S]*created/i);
+    expect(sections[2]).toContain('alpha-content');
+
+    await page.page.getByTestId('session-menu').first().click();
+    const [jsonDownload] = await Promise.all([
+      page.page.waitForEvent('download'),
+      page.page.locator('.row-menu [data-action="export-json"]').click(),
+    ]);
+    const exported = JSON.parse(await readFile((await jsonDownload.path())!, 'utf8')) as {
+      events: Array<{ type: string; name?: string; callId?: string; toolId?: string }>;
+    };
+    const editorCalls = exported.events.filter((event) => event.type === 'tool' && event.name === 'str_replace_editor');
+    expect(new Set(editorCalls.map((event) => event.callId))).toEqual(new Set(['call_0']));
+    expect(new Set(editorCalls.map((event) => event.toolId)).size).toBe(3);
   });
 });

@@ -124,6 +124,36 @@ describe('session view reduction', () => {
     expect(view.screenshots).toEqual([]);
   });
 
+  it("keys tool cards on the app's id: a provider reusing call_0 on every step does not overwrite earlier cards", () => {
+    const callOf = (toolId: string, command: string, status: 'calling' | 'done', output?: string): CoreEventInput => ({
+      type: 'tool',
+      sessionId: SESSION,
+      callId: 'call_0',
+      toolId,
+      name: 'bash',
+      args: { command },
+      status,
+      ...(output ? { output } : {}),
+    });
+    const view = sessionViewFromEvents(
+      SESSION,
+      stamp([
+        callOf('t1', 'ls', 'calling'),
+        callOf('t1', 'ls', 'done', 'a.txt'),
+        callOf('t2', 'pwd', 'calling'),
+        callOf('t2', 'pwd', 'done', '/workspace'),
+        callOf('t3', 'whoami', 'calling'),
+      ]),
+    );
+    const tools = view.items.filter((item): item is ToolItem => item.kind === 'tool');
+    expect(tools.map(({ args, status, output }) => [args, status, output])).toEqual([
+      [{ command: 'ls' }, 'done', 'a.txt'],
+      [{ command: 'pwd' }, 'done', '/workspace'],
+      [{ command: 'whoami' }, 'calling', undefined],
+    ]);
+    expect(new Set(tools.map((tool) => tool.key)).size).toBe(3);
+  });
+
   it('collects browser screenshots with their url for the scrubber', () => {
     const shot = (data: string) => ({ mimeType: 'image/png' as const, data });
     const view = sessionViewFromEvents(

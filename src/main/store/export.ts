@@ -108,6 +108,11 @@ function eventSection(event: CoreEvent): string | undefined {
   }
 }
 
+/** A call's own id; providers reuse theirs (call_0), and events stored before the app's id have only that one. */
+function toolKey(event: ToolEvent): string {
+  return event.toolId ?? event.callId;
+}
+
 /**
  * The session as a readable Markdown document: metadata, the conversation, tool calls with their arguments and
  * outputs, plan snapshots, errors and the final result. Images are linked by workspace path, never inlined.
@@ -119,7 +124,7 @@ export function exportSessionMarkdown(store: SessionStore, sessionId: string, op
   const wholeMessages = new Set<string>();
   const streamedText = new Map<string, string>();
   for (const event of events) {
-    if (event.type === 'tool' && event.progress === undefined) finalCall.set(event.callId, event);
+    if (event.type === 'tool' && event.progress === undefined) finalCall.set(toolKey(event), event);
     if (event.type === 'message' && !event.delta) wholeMessages.add(event.messageId);
     if (event.type === 'message' && event.delta) {
       streamedText.set(event.messageId, (streamedText.get(event.messageId) ?? '') + event.text);
@@ -139,10 +144,10 @@ export function exportSessionMarkdown(store: SessionStore, sessionId: string, op
         rendered.add(event.messageId);
       }
     } else if (event.type === 'tool') {
-      const call = finalCall.get(event.callId);
-      if (!call || rendered.has(event.callId)) continue;
+      const call = finalCall.get(toolKey(event));
+      if (!call || rendered.has(toolKey(event))) continue;
       sections.push(toolSection(call));
-      rendered.add(event.callId);
+      rendered.add(toolKey(event));
     } else {
       const section = eventSection(event);
       if (section) sections.push(section);

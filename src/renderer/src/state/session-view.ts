@@ -323,7 +323,7 @@ function applyMessage(draft: SessionView, event: CoreEventOf<'message'>): void {
 
 function applyTool(draft: SessionView, event: CoreEventOf<'tool'>): void {
   if (QUIET_TOOLS.has(event.name) && event.status !== 'error') return;
-  const key = itemKey('tool', event.callId);
+  const key = itemKey('tool', toolKeyOf(event));
   const position = draft.index.get(key);
   const existing = position === undefined ? undefined : (draft.items[position] as ToolItem);
   const base: ToolItem = existing ?? {
@@ -366,6 +366,11 @@ function applyTool(draft: SessionView, event: CoreEventOf<'tool'>): void {
       ...event.images.map((image) => ({ seq: event.seq, ts: event.ts, callId: event.callId, url, action, image })),
     ];
   }
+}
+
+/** The app's id of a call; events stored before it existed have only the provider's. */
+export function toolKeyOf(event: Pick<CoreEventOf<'tool'>, 'callId' | 'toolId'>): string {
+  return event.toolId ?? event.callId;
 }
 
 function applyAsk(draft: SessionView, event: CoreEventOf<'ask'>): void {
