@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { useAppInChromium } from './support/app-in-chromium.js';
 import type { WatchedPage } from './support/browser.js';
-import { call, finish } from './support/scripts.js';
+import { call, finish, lastToolResult } from './support/scripts.js';
 
 const UI_TIMEOUT_MS = 20_000;
 
@@ -155,5 +155,41 @@ describe('keyboard and input, in a browser against manus serve', () => {
     const editorCalls = exported.events.filter((event) => event.type === 'tool' && event.name === 'str_replace_editor');
     expect(new Set(editorCalls.map((event) => event.callId))).toEqual(new Set(['call_0']));
     expect(new Set(editorCalls.map((event) => event.toolId)).size).toBe(3);
+  });
+
+  it("answers the agent's question from the message box, which says it will; the model gets the answer next", async () => {
+    const page = await e2e.open((request) =>
+      request.index === 0
+        ? {
+            text: 'One thing first.',
+            toolCalls: [call('ask_human', { inquire: 'Which **port** should the server use?' })],
+          }
+        : finish(`Using port ${lastToolResult(request)}.`),
+    );
+    await sendTask(page, 'Start a web server');
+    const card = page.page.locator('.ask-card[data-kind="question"]');
+    await card.waitFor({ timeout: UI_TIMEOUT_MS });
+    expect(await card.locator('strong').innerText()).toBe('port');
+    const target = page.page.getByTestId('composer-answering');
+    await target.waitFor();
+    expect(await target.innerText()).toContain('Which **port** should the server use?');
+    const input = page.page.getByTestId('composer-input');
+    expect(await input.getAttribute('placeholder')).toMatch(/answer/i);
+    await expect.poll(() => input.evaluate((element) => element === document.activeElement)).toBe(true);
+    await page.page.getByTestId('stop').waitFor();
+    await page.screenshot('answer-from-composer');
+
+    await input.pressSequentially('8080');
+    await input.press('Enter');
+    await expect.poll(() => status(page).getAttribute('data-status'), { timeout: UI_TIMEOUT_MS }).toBe('finished');
+    await page.page.locator('.message-assistant', { hasText: 'Using port 8080.' }).waitFor();
+    expect(lastToolResult(e2e.app.llm.chatRequests[1])).toContain('8080');
+    expect(await card.getAttribute('data-status')).toBe('answered');
+    expect(await card.locator('.ask-answer').innerText()).toContain('8080');
+    // an answer, not a new message: one user bubble, one run, the box empty and back to its usual self
+    expect(await page.page.locator('.message-user').count()).toBe(1);
+    expect(e2e.app.llm.chatRequests).toHaveLength(2);
+    expect(await input.inputValue()).toBe('');
+    expect(await target.count()).toBe(0);
   });
 });

@@ -4,6 +4,7 @@ import {
   applyEvents,
   emptySessionView,
   sessionViewFromEvents,
+  waitingQuestion,
   withSessionInfo,
   type MessageItem,
   type SessionView,
@@ -152,6 +153,26 @@ describe('session view reduction', () => {
       [{ command: 'whoami' }, 'calling', undefined],
     ]);
     expect(new Set(tools.map((tool) => tool.key)).size).toBe(3);
+  });
+
+  it('names the oldest waiting question for the message box, never an approval, a form or an answered one', () => {
+    const ask = (askId: string, kind: 'question' | 'approval', status: 'waiting' | 'answered'): CoreEventInput => ({
+      type: 'ask',
+      sessionId: SESSION,
+      askId,
+      kind,
+      question: `q ${askId}`,
+      status,
+    });
+    const view = sessionViewFromEvents(
+      SESSION,
+      stamp([ask('a1', 'approval', 'waiting'), ask('q1', 'question', 'waiting'), ask('q2', 'question', 'waiting')]),
+    );
+    expect(waitingQuestion(view)?.askId).toBe('q1');
+    const answered = applyEvents(view, stamp([ask('q1', 'question', 'answered')], 4));
+    expect(waitingQuestion(answered)?.askId).toBe('q2');
+    expect(waitingQuestion(applyEvents(answered, stamp([ask('q2', 'question', 'answered')], 5)))).toBeUndefined();
+    expect(waitingQuestion(undefined)).toBeUndefined();
   });
 
   it('collects browser screenshots with their url for the scrubber', () => {

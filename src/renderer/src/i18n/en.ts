@@ -94,8 +94,6 @@ export const en = {
   ask: {
     question: 'The agent asks',
     approval: 'Approve this tool call?',
-    placeholder: 'Your answer…',
-    send: 'Answer',
     answered: 'You answered',
     cancelled: 'No longer waiting',
     approve: 'Approve',
@@ -392,5 +390,11 @@ export const en = {
     remove: 'Remove the file',
     add: 'Attach files (or drop them here)',
     limit: 'Files up to 10 MB each (13 MB together) can be attached.',
+  },
+  composerAnswer: {
+    target: 'Your message answers the agent’s question',
+    placeholder: 'Type your answer… (Enter sends it to the agent)',
+    send: 'Answer',
+    onCard: 'Answer in the message box below.',
   },
 };

@@ -494,6 +494,16 @@ export const STEP_MARKERS = {
   blocked: '[!]',
 } as const;
 
+/** The agent's open question (ask_human) the composer answers: the oldest one waiting. Approvals and forms answer on their cards. */
+export function waitingQuestion(view: SessionView | undefined): AskItem | undefined {
+  for (const askId of view?.waitingAsks ?? []) {
+    const position = view!.index.get(itemKey('ask', askId));
+    const item = position === undefined ? undefined : view!.items[position];
+    if (item?.kind === 'ask' && item.askKind === 'question' && item.status === 'waiting') return item;
+  }
+  return undefined;
+}
+
 export function isRunning(view: SessionView | undefined): boolean {
   return view?.status === 'running';
 }
