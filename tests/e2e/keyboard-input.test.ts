@@ -5,6 +5,8 @@ import type { WatchedPage } from './support/browser.js';
 import { call, finish, lastToolResult } from './support/scripts.js';
 
 const UI_TIMEOUT_MS = 20_000;
+/** a run that starts the sandbox and runs python in it */
+const RUN_TIMEOUT_MS = 90_000;
 
 const e2e = useAppInChromium();
 
@@ -191,5 +193,39 @@ describe('keyboard and input, in a browser against manus serve', () => {
     expect(e2e.app.llm.chatRequests).toHaveLength(2);
     expect(await input.inputValue()).toBe('');
     expect(await target.count()).toBe(0);
+  });
+
+  it("shows the chart python saved in the sandbox in the agent's final answer", async () => {
+    const code = [
+      'import matplotlib',
+      'matplotlib.use("Agg")',
+      'import matplotlib.pyplot as plt',
+      'plt.plot([1, 4, 9, 16], marker="o")',
+      'plt.title("Squares")',
+      'plt.savefig("/workspace/squares.png")',
+      'print("saved")',
+    ].join('\n');
+    const page = await e2e.open((request) =>
+      request.index === 0
+        ? { text: 'Drawing it.', toolCalls: [call('python_execute', { code })] }
+        : finish('Here is the chart of the squares.'),
+    );
+    await sendTask(page, 'Chart the first four squares');
+    await expect.poll(() => status(page).getAttribute('data-status'), { timeout: RUN_TIMEOUT_MS }).toBe('finished');
+    const answer = page.page.locator('.message-assistant', { hasText: 'Here is the chart of the squares.' });
+    const image = answer.locator('.message-images img[alt="squares.png"]');
+    await image.waitFor({ timeout: UI_TIMEOUT_MS });
+    await expect
+      .poll(() => image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth))
+      .toBeGreaterThan(100);
+    await page.screenshot('chart-in-final-answer');
+
+    await page.page.reload();
+    await answer.locator('.message-images img[alt="squares.png"]').waitFor({ timeout: UI_TIMEOUT_MS });
+    // the figure python's driver kept and the file the code saved, each once
+    const shown = await answer
+      .locator('.message-images img')
+      .evaluateAll((images) => images.map((image) => image.getAttribute('alt')));
+    expect(shown.sort()).toEqual(['figures/figure-1.png', 'squares.png']);
   });
 });
