@@ -115,7 +115,10 @@ export const MessageEventSchema = z.object({
 export const ToolEventSchema = z.object({
   ...envelope,
   type: z.literal('tool'),
+  /** the provider's id of the call: several providers reuse one (call_0) across steps, so nothing is keyed on it */
   callId: z.string(),
+  /** the app's own id of the call, unique in the session: cards, reloads, reviews and exports key on it (absent on events stored before it was added: callId stands in) */
+  toolId: z.string().optional(),
   agent: z.string().optional(),
   name: z.string(),
   /** absent on events stored before tools declared their kind: those show in the generic view */

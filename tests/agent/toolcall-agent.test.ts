@@ -8,7 +8,7 @@ import { STUCK_NUDGE } from '../../src/main/agent/stuck-detector.js';
 import { createLlm } from '../../src/main/llm/client.js';
 import { createToolContext } from '../support/tool-context.js';
 import { terminateTool } from '../../src/main/tool/terminate.js';
-import { defineTool, toolOutput, type AnyTool } from '../../src/main/tool/tool.js';
+import { defineTool, emitToolProgress, toolOutput, type AnyTool } from '../../src/main/tool/tool.js';
 import { sequence, startFakeLlm, type FakeLlm, type Script } from '../support/fake-llm/index.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -135,6 +135,42 @@ describe('ToolCallAgent', () => {
     expect(toolEvents.slice(0, 4)).toEqual(['calling a', 'calling b', 'calling c', 'done b']);
     const toolMessages = requests()[1].body.messages.filter((m: { role: string }) => m.role === 'tool');
     expect(toolMessages.map((m: { content: string }) => m.content.split(':')[1])).toEqual(['slow', 'fast', 'mid']);
+  });
+
+  it("gives every call its own app id while the model reads its answers under the provider's reused id", async () => {
+    const progressTool = defineTool({
+      ...echoTool,
+      name: 'echo_progress',
+      async execute({ text }, ctx) {
+        emitToolProgress(ctx, 'echo_progress', { text }, `working on ${text}`);
+        return toolOutput(`echo:${text}`);
+      },
+    });
+    const { agent, requests, events } = agentWith(
+      sequence(
+        { toolCalls: [call('echo_progress', { text: 'one' }, 'call_0')] },
+        { toolCalls: [call('echo_progress', { text: 'two' }, 'call_0')] },
+        { text: 'done', toolCalls: [call('terminate', { status: 'success' }, 'call_0')] },
+      ),
+      { tools: () => [progressTool as AnyTool, terminateTool as AnyTool] },
+    );
+    await agent.run('go');
+    const toolEvents = events.flatMap((event) => (event.type === 'tool' ? [event] : []));
+    expect(new Set(toolEvents.map((event) => event.callId))).toEqual(new Set(['call_0']));
+    const byToolId = new Map<string | undefined, typeof toolEvents>();
+    for (const event of toolEvents) byToolId.set(event.toolId, [...(byToolId.get(event.toolId) ?? []), event]);
+    expect(byToolId.has(undefined)).toBe(false);
+    expect(byToolId.size).toBe(3);
+    expect([...byToolId.values()].map((calls) => calls.map((event) => event.progress ?? event.status))).toEqual([
+      ['calling', 'working on one', 'done'],
+      ['calling', 'working on two', 'done'],
+      ['calling', 'done'],
+    ]);
+    const lastToolMessages = requests()[2].body.messages.filter((m: { role: string }) => m.role === 'tool');
+    expect(lastToolMessages).toMatchObject([
+      { tool_call_id: 'call_0', content: 'echo:one' },
+      { tool_call_id: 'call_0', content: 'echo:two' },
+    ]);
   });
 
   it('cuts outputs longer than max_observe with a note', async () => {

@@ -53,10 +53,10 @@ describe('the live session view in a browser, against manus serve', () => {
         : finish(`You said: ${lastToolResult(request)}`),
     );
     await sendTask(page, 'Plan a trip');
-    const askInput = page.page.locator('.ask-card .ask-input');
-    await askInput.waitFor({ timeout: UI_TIMEOUT_MS });
+    await page.page.getByTestId('composer-answering').waitFor({ timeout: UI_TIMEOUT_MS });
     expect(await page.page.locator('.ask-card strong').innerText()).toBe('city');
     await page.screenshot('ask-human');
+    const askInput = page.page.getByTestId('composer-input');
     await askInput.fill('Lisbon');
     await askInput.press('Enter');
     await page.page.locator('.message-assistant', { hasText: 'You said: Lisbon' }).waitFor({ timeout: UI_TIMEOUT_MS });
@@ -64,13 +64,13 @@ describe('the live session view in a browser, against manus serve', () => {
     expect(await page.page.locator('.ask-card .ask-answer').innerText()).toContain('Lisbon');
   });
 
-  it('stops a run with Esc', async () => {
+  it('stops a run with Ctrl+.', async () => {
     const page = await e2e.open(sequence({ fault: 'hang' }));
     await sendTask(page, 'Think forever');
     await expect.poll(() => status(page).getAttribute('data-status'), { timeout: UI_TIMEOUT_MS }).toBe('running');
     await page.page.getByTestId('stop').waitFor();
     await page.screenshot('running-before-stop');
-    await page.page.keyboard.press('Escape');
+    await page.page.keyboard.press('Control+Period');
     await expect.poll(() => status(page).getAttribute('data-status'), { timeout: UI_TIMEOUT_MS }).toBe('cancelled');
     await page.page.locator('.done-card.done-cancelled').waitFor();
     await page.page.getByTestId('send').waitFor();
@@ -111,8 +111,8 @@ describe('the live session view in a browser, against manus serve', () => {
       return finish(`Done.\n\n${hostile}\n\nThe tool said: ${lastToolResult(request)}`);
     });
     await sendTask(page, `Echo this: ${hostile}`);
-    const askInput = page.page.locator('.ask-card .ask-input');
-    await askInput.waitFor({ timeout: UI_TIMEOUT_MS });
+    await page.page.getByTestId('composer-answering').waitFor({ timeout: UI_TIMEOUT_MS });
+    const askInput = page.page.getByTestId('composer-input');
     await askInput.fill('<img src=x onerror="alert(\'xss-answer\')"> [x](javascript:alert(2))');
     await askInput.press('Enter');
     await expect.poll(() => status(page).getAttribute('data-status'), { timeout: UI_TIMEOUT_MS }).toBe('finished');

@@ -137,6 +137,25 @@ describe('exportSessionMarkdown', () => {
     expect(markdown).toContain('my key is [redacted]');
   });
 
+  it('writes each call once with its own result when the provider reused one call id for all of them', () => {
+    const { store } = tempStore();
+    const sessionId = newSession(store, 'Reused ids').id;
+    const calls = [
+      ['t1', 'ls', 'a.txt'],
+      ['t2', 'pwd', '/workspace'],
+    ];
+    for (const [toolId, command, output] of calls) {
+      const call = { type: 'tool', sessionId, callId: 'call_0', toolId, name: 'bash', args: { command } } as const;
+      store.appendEvent(stamped({ ...call, status: 'calling' }));
+      store.appendEvent(stamped({ ...call, status: 'done', output }));
+    }
+    const markdown = exportSessionMarkdown(store, sessionId);
+    expect(markdown.match(/^### Tool/gm)?.length ?? 0).toBe(2);
+    expect(markdown.indexOf('a.txt')).toBeGreaterThan(markdown.indexOf('"ls"'));
+    expect(markdown.indexOf('"pwd"')).toBeGreaterThan(markdown.indexOf('a.txt'));
+    expect(markdown.indexOf('/workspace')).toBeGreaterThan(markdown.indexOf('"pwd"'));
+  });
+
   it('refuses an unknown session', () => {
     const { store } = tempStore();
     expect(() => exportSessionMarkdown(store, 'nope')).toThrow(SessionNotFoundError);

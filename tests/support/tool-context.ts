@@ -52,6 +52,7 @@ export function createToolContext(
     sessionId,
     workspace,
     callId: randomUUID(),
+    toolId: randomUUID(),
     agent: 'test',
     signal: abort.signal,
     emit,

@@ -4,6 +4,7 @@ import {
   applyEvents,
   emptySessionView,
   sessionViewFromEvents,
+  waitingQuestion,
   withSessionInfo,
   type MessageItem,
   type SessionView,
@@ -122,6 +123,56 @@ describe('session view reduction', () => {
     });
     expect(tool.images).toEqual([image]);
     expect(view.screenshots).toEqual([]);
+  });
+
+  it("keys tool cards on the app's id: a provider reusing call_0 on every step does not overwrite earlier cards", () => {
+    const callOf = (toolId: string, command: string, status: 'calling' | 'done', output?: string): CoreEventInput => ({
+      type: 'tool',
+      sessionId: SESSION,
+      callId: 'call_0',
+      toolId,
+      name: 'bash',
+      args: { command },
+      status,
+      ...(output ? { output } : {}),
+    });
+    const view = sessionViewFromEvents(
+      SESSION,
+      stamp([
+        callOf('t1', 'ls', 'calling'),
+        callOf('t1', 'ls', 'done', 'a.txt'),
+        callOf('t2', 'pwd', 'calling'),
+        callOf('t2', 'pwd', 'done', '/workspace'),
+        callOf('t3', 'whoami', 'calling'),
+      ]),
+    );
+    const tools = view.items.filter((item): item is ToolItem => item.kind === 'tool');
+    expect(tools.map(({ args, status, output }) => [args, status, output])).toEqual([
+      [{ command: 'ls' }, 'done', 'a.txt'],
+      [{ command: 'pwd' }, 'done', '/workspace'],
+      [{ command: 'whoami' }, 'calling', undefined],
+    ]);
+    expect(new Set(tools.map((tool) => tool.key)).size).toBe(3);
+  });
+
+  it('names the oldest waiting question for the message box, never an approval, a form or an answered one', () => {
+    const ask = (askId: string, kind: 'question' | 'approval', status: 'waiting' | 'answered'): CoreEventInput => ({
+      type: 'ask',
+      sessionId: SESSION,
+      askId,
+      kind,
+      question: `q ${askId}`,
+      status,
+    });
+    const view = sessionViewFromEvents(
+      SESSION,
+      stamp([ask('a1', 'approval', 'waiting'), ask('q1', 'question', 'waiting'), ask('q2', 'question', 'waiting')]),
+    );
+    expect(waitingQuestion(view)?.askId).toBe('q1');
+    const answered = applyEvents(view, stamp([ask('q1', 'question', 'answered')], 4));
+    expect(waitingQuestion(answered)?.askId).toBe('q2');
+    expect(waitingQuestion(applyEvents(answered, stamp([ask('q2', 'question', 'answered')], 5)))).toBeUndefined();
+    expect(waitingQuestion(undefined)).toBeUndefined();
   });
 
   it('collects browser screenshots with their url for the scrubber', () => {

@@ -62,7 +62,8 @@ describe('keyboard shortcuts', () => {
       expect(keys).toBe(keysText(id as ShortcutId));
     }
     expect(keysText('newSession')).toBe('Ctrl/⌘ + N  ·  Ctrl/⌘ + Shift + O');
-    expect(keysText('stop')).toBe('Esc  ·  Ctrl/⌘ + .');
+    expect(keysText('stop')).toBe('Ctrl/⌘ + .');
+    expect(keysText('closeDialog')).toBe('Esc');
   });
 
   it('sends each key press of an app shortcut to the action bound to it, and takes the key from the browser unless it keeps its default', () => {
@@ -94,21 +95,30 @@ describe('keyboard shortcuts', () => {
     expect(newSession).toHaveBeenCalledTimes(1);
   });
 
-  it('asks the newest binding first: an open dialog takes Esc before the run, and a declined key goes on', () => {
+  it('asks the newest binding first: the topmost of a menu and a dialog takes Esc, and Esc never stops the run', () => {
     const dispatcher = new ShortcutDispatcher();
     const calls: string[] = [];
     dispatcher.bind('stop', () => void calls.push('stop'));
-    const closeDialog = dispatcher.bind('closeDialog', () => void calls.push('closeDialog'));
+    dispatcher.bind('closeDialog', () => void calls.push('menu'));
+    const closeDialog = dispatcher.bind('closeDialog', () => void calls.push('dialog'));
     dispatcher.dispatch(press('Escape'));
     closeDialog();
     dispatcher.dispatch(press('Escape'));
-    expect(calls).toEqual(['closeDialog', 'stop']);
+    expect(calls).toEqual(['dialog', 'menu']);
+
+    const running = new ShortcutDispatcher();
+    running.bind('stop', () => void calls.push('stop'));
+    const escape = press('Escape');
+    expect(running.dispatch(escape)).toBe(false);
+    expect(escape.preventDefault).not.toHaveBeenCalled();
+    expect(running.dispatch(press('.', { ctrlKey: true }))).toBe(true);
+    expect(calls).toEqual(['dialog', 'menu', 'stop']);
 
     const idle = new ShortcutDispatcher();
     idle.bind('stop', () => false);
-    const escape = press('Escape');
-    expect(idle.dispatch(escape)).toBe(false);
-    expect(escape.preventDefault).not.toHaveBeenCalled();
+    const stop = press('.', { metaKey: true });
+    expect(idle.dispatch(stop)).toBe(false);
+    expect(stop.preventDefault).not.toHaveBeenCalled();
   });
 
   it('leaves the review arrows to a focused text field, and Enter to the message box', () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { CoreEventInput } from '../../shared/events.js';
 import type { ToolCall } from '../../shared/chat-message.js';
@@ -33,6 +34,8 @@ export interface ExecuteCallOptions {
 export async function executeToolCall(call: ToolCall, options: ExecuteCallOptions): Promise<ToolCallOutcome> {
   const { emit, sessionId, agent } = options;
   const started = performance.now();
+  // the provider's call.id answers the model; the app's own id keys the call everywhere it is shown
+  const toolId = randomUUID();
   const parsed = parseArguments(call.arguments);
   // a name the model made up has no tool behind it: its error shows in the generic view
   const kind = options.tools.get(call.name)?.kind ?? 'generic';
@@ -41,18 +44,20 @@ export async function executeToolCall(call: ToolCall, options: ExecuteCallOption
     sessionId,
     agent,
     callId: call.id,
+    toolId,
     name: call.name,
     kind,
     args: parsed.ok ? parsed.value : call.arguments,
     status: 'calling',
   });
-  const result = await runCall(call, parsed, options);
+  const result = await runCall(call, toolId, parsed, options);
   const durationMs = Math.round(performance.now() - started);
   emit({
     type: 'tool',
     sessionId,
     agent,
     callId: call.id,
+    toolId,
     name: call.name,
     kind,
     args: parsed.ok ? parsed.value : call.arguments,
@@ -77,7 +82,12 @@ function parseArguments(raw: string): ParsedArguments {
   }
 }
 
-async function runCall(call: ToolCall, parsed: ParsedArguments, options: ExecuteCallOptions): Promise<ToolResult> {
+async function runCall(
+  call: ToolCall,
+  toolId: string,
+  parsed: ParsedArguments,
+  options: ExecuteCallOptions,
+): Promise<ToolResult> {
   const tool = options.tools.get(call.name);
   if (!tool) {
     return { error: `Unknown tool "${call.name}". Available tools: ${options.tools.names().join(', ')}.` };
@@ -98,6 +108,7 @@ async function runCall(call: ToolCall, parsed: ParsedArguments, options: Execute
       sessionId: options.sessionId,
       workspace: options.workspace,
       callId: call.id,
+      toolId,
       agent: options.agent,
       signal: options.signal,
       emit: options.emit,

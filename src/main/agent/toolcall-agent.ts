@@ -26,6 +26,8 @@ export abstract class ToolCallAgent extends ReActAgent {
   protected readonly nextStepPrompt: string = '';
   private pendingCalls: ToolCall[] = [];
   private lastAnswer = '';
+  /** the message event that carries lastAnswer: what the agent produced is shown under it */
+  private lastAnswerMessageId: string | undefined;
 
   constructor(protected override readonly deps: ToolCallAgentDeps) {
     super(deps);
@@ -41,6 +43,11 @@ export abstract class ToolCallAgent extends ReActAgent {
         text,
       }),
     );
+  }
+
+  /** The agent's last answer as shown (its message event's id and text), when it wrote one. */
+  get answer(): { messageId: string; text: string } | undefined {
+    return this.lastAnswerMessageId ? { messageId: this.lastAnswerMessageId, text: this.lastAnswer } : undefined;
   }
 
   /** The messages sent to the model: system prompt, memory, then this step's prompt. */
@@ -77,6 +84,7 @@ export abstract class ToolCallAgent extends ReActAgent {
     const text = reply.text.trim();
     if (text) {
       this.lastAnswer = text;
+      this.lastAnswerMessageId = messageId;
       this.deps.emit({
         type: 'message',
         sessionId: this.deps.sessionId,

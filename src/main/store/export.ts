@@ -110,6 +110,11 @@ function eventSection(event: CoreEvent): string | undefined {
   }
 }
 
+/** A call's own id; providers reuse theirs (call_0), and events stored before the app's id have only that one. */
+function toolKey(event: ToolEvent): string {
+  return event.toolId ?? event.callId;
+}
+
 /**
  * The session as a readable Markdown document: metadata, the conversation, tool calls with their arguments and
  * outputs, plan snapshots, errors and the final result. Images are linked by workspace path, never inlined.
@@ -118,11 +123,16 @@ export function exportSessionMarkdown(store: SessionStore, sessionId: string, op
   const { session, events } = loadSession(store, sessionId);
   // the last state of each tool call and each streamed message, rendered where it first appeared
   const finalCall = new Map<string, ToolEvent>();
-  const wholeMessages = new Set<string>();
+  // a message sent whole again later (the final answer with the images the turn made) is written once, in full
+  const wholeMessages = new Map<string, MessageEvent>();
   const streamedText = new Map<string, string>();
   for (const event of events) {
-    if (event.type === 'tool' && event.progress === undefined) finalCall.set(event.callId, event);
-    if (event.type === 'message' && !event.delta) wholeMessages.add(event.messageId);
+    if (event.type === 'tool' && event.progress === undefined) finalCall.set(toolKey(event), event);
+    if (event.type === 'message' && !event.delta) {
+      const earlier = wholeMessages.get(event.messageId);
+      const images = [...(earlier?.images ?? []), ...(event.images ?? [])];
+      wholeMessages.set(event.messageId, { ...event, images });
+    }
     if (event.type === 'message' && event.delta) {
       streamedText.set(event.messageId, (streamedText.get(event.messageId) ?? '') + event.text);
     }
@@ -132,19 +142,20 @@ export function exportSessionMarkdown(store: SessionStore, sessionId: string, op
   for (const event of events) {
     if (event.type === 'message') {
       if (event.role === 'system' || rendered.has(event.messageId)) continue;
-      if (!event.delta) {
-        sections.push(messageSection(event.role, event.agent, event.text, event.images));
+      const whole = wholeMessages.get(event.messageId);
+      if (whole) {
+        sections.push(messageSection(whole.role, whole.agent, whole.text, whole.images));
         rendered.add(event.messageId);
-      } else if (!wholeMessages.has(event.messageId)) {
+      } else {
         const text = `${streamedText.get(event.messageId) ?? ''}\n\n_(reply cut off before it was complete)_`;
         sections.push(messageSection(event.role, event.agent, text));
         rendered.add(event.messageId);
       }
     } else if (event.type === 'tool') {
-      const call = finalCall.get(event.callId);
-      if (!call || rendered.has(event.callId)) continue;
+      const call = finalCall.get(toolKey(event));
+      if (!call || rendered.has(toolKey(event))) continue;
       sections.push(toolSection(call));
-      rendered.add(event.callId);
+      rendered.add(toolKey(event));
     } else {
       const section = eventSection(event);
       if (section) sections.push(section);

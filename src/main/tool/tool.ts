@@ -23,6 +23,8 @@ export interface ToolContext<Uses extends keyof SessionContext = keyof SessionCo
   workspace: string;
   /** the id of the model's tool call this execution answers */
   callId: string;
+  /** the app's own id of this call (its `tool` events carry it), unique where the provider's callId may repeat */
+  toolId: string;
   /** name of the agent calling the tool */
   agent: string;
   signal: AbortSignal;
@@ -64,6 +66,7 @@ export function emitToolProgress(ctx: ToolContext<never>, name: string, args: un
     type: 'tool',
     sessionId: ctx.sessionId,
     callId: ctx.callId,
+    toolId: ctx.toolId,
     agent: ctx.agent,
     name,
     args,

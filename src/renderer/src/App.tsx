@@ -1,6 +1,7 @@
 import { Suspense, useCallback, useEffect, useState } from 'react';
 import type { SessionMode } from '../../shared/events.js';
 import { useAppState, type AppStore } from './state/app-store.js';
+import { waitingQuestion } from './state/session-view.js';
 import { SessionSidebar } from './features/sessions/SessionSidebar.js';
 import type { SettingsTab } from './features/settings/settings-types.js';
 import { Composer } from './components/Composer.js';
@@ -34,6 +35,8 @@ export function App({ store }: { store: AppStore }) {
   const panel = panelFor(state.sidePanel, view);
   const inReview = Boolean(view && reviewing === view.sessionId && !running);
   const noModel = state.appInfo?.models.length === 0;
+  const question = waitingQuestion(view);
+  const answer = useCallback((askId: string, reply: string) => store.answer(askId, reply), [store]);
 
   useEffect(() => store.start(), [store]);
   const focusSearch = useCallback(() => setSearchSignal(Date.now()), []);
@@ -118,6 +121,8 @@ export function App({ store }: { store: AppStore }) {
             focusSignal={state.focusRequest?.at}
             onSend={send}
             onStop={() => void store.stop()}
+            answering={question ? { askId: question.askId, question: question.question } : undefined}
+            onAnswer={answer}
             attachments={attachments}
             onAttach={(files) => void attach(files)}
             onRemoveAttachment={removeAttachment}

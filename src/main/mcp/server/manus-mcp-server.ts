@@ -114,6 +114,7 @@ export function createManusMcpServer(options: ManusMcpServerOptions): Server {
       sessionId: options.session.sessionId,
       workspace: options.session.workspace,
       callId: randomUUID(),
+      toolId: randomUUID(),
       agent: 'mcp-client',
       signal: extra.signal,
       emit: (event) => {

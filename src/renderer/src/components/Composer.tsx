@@ -4,7 +4,8 @@ import { SESSION_MODES, type SessionMode } from '../../../shared/session-vocabul
 import type { ModelChoice } from '../../../shared/contract.js';
 import { formatBytes, type Attachment } from '../features/workspace/file-reading.js';
 import { PaperclipIcon } from '../features/common/PaperclipIcon.js';
-import { shortcutMatches } from '../shortcuts/shortcuts.js';
+import { keysText, shortcutMatches } from '../shortcuts/shortcuts.js';
+import { AnswerTarget } from './AnswerTarget.js';
 import './composer.css';
 
 const MAX_ROWS_PX = 240;
@@ -20,13 +21,16 @@ export interface ComposerProps {
   focusSignal?: number;
   onSend: (task: string, mode: SessionMode, model: string | undefined) => Promise<boolean>;
   onStop: () => void;
+  /** the agent's question the run waits on: the next message answers it instead of starting a turn */
+  answering?: { askId: string; question: string };
+  onAnswer?: (askId: string, answer: string) => Promise<boolean>;
   /** files dropped here: copied into the workspace when the message is sent */
   attachments?: Attachment[];
   onAttach?: (files: File[]) => void;
   onRemoveAttachment?: (index: number) => void;
 }
 
-/** Multi-line task input: Enter sends, Shift+Enter adds a line, Esc stops a run. */
+/** Multi-line task input: Enter sends, Shift+Enter adds a line; Stop (or Ctrl/⌘+.) stops a run. */
 export function Composer({
   text,
   onTextChange: setText,
@@ -38,6 +42,8 @@ export function Composer({
   focusSignal,
   onSend,
   onStop,
+  answering,
+  onAnswer,
   attachments = [],
   onAttach,
   onRemoveAttachment,
@@ -50,9 +56,10 @@ export function Composer({
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const defaultLabel = models.find((choice) => choice.name === defaultModel)?.model ?? defaultModel;
 
+  // a question from the agent brings the cursor here, where it is answered
   useEffect(() => {
     inputRef.current?.focus();
-  }, [focusSignal]);
+  }, [focusSignal, answering?.askId]);
 
   useEffect(() => {
     const input = inputRef.current;
@@ -63,9 +70,10 @@ export function Composer({
 
   const send = async () => {
     const task = text.trim();
-    if (!task || running || sending) return;
+    if (!task || sending || (running && !answering)) return;
     setSending(true);
-    const sent = await onSend(task, mode, model || undefined);
+    const sent =
+      answering && onAnswer ? await onAnswer(answering.askId, task) : await onSend(task, mode, model || undefined);
     setSending(false);
     if (sent) setText('');
   };
@@ -117,12 +125,15 @@ export function Composer({
           ))}
         </ul>
       ) : null}
+      {answering ? <AnswerTarget question={answering.question} /> : null}
       <textarea
         ref={inputRef}
         className="composer-input"
         rows={1}
         value={text}
-        placeholder={followUp ? t('composer.followUp') : t('composer.placeholder')}
+        placeholder={
+          answering ? t('composerAnswer.placeholder') : followUp ? t('composer.followUp') : t('composer.placeholder')
+        }
         onChange={(event) => setText(event.target.value)}
         onKeyDown={onKeyDown}
         aria-label={t('composer.placeholder')}
@@ -175,12 +186,23 @@ export function Composer({
           </label>
         ) : null}
         <span className="spacer" />
+        {answering ? (
+          <button
+            type="submit"
+            className="primary send-button"
+            disabled={!text.trim() || sending}
+            data-testid="send-answer"
+          >
+            {t('composerAnswer.send')} ↵
+          </button>
+        ) : null}
         {running ? (
           <button
             type="button"
             className="stop-button"
             onClick={onStop}
-            title={t('composer.stopHint')}
+            title={t('composer.stopHint', { keys: keysText('stop') })}
+            aria-keyshortcuts="Control+Period Meta+Period"
             data-testid="stop"
           >
             ■ {t('composer.stop')}

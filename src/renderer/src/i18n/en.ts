@@ -27,7 +27,7 @@ export const en = {
     followUp: 'Send a follow-up… (Enter sends, Shift+Enter adds a line)',
     send: 'Send',
     stop: 'Stop',
-    stopHint: 'Stop the run (Esc)',
+    stopHint: 'Stop the run ({{keys}})',
     model: 'Model',
     defaultModel: 'Default model',
   },
@@ -94,8 +94,6 @@ export const en = {
   ask: {
     question: 'The agent asks',
     approval: 'Approve this tool call?',
-    placeholder: 'Your answer…',
-    send: 'Answer',
     answered: 'You answered',
     cancelled: 'No longer waiting',
     approve: 'Approve',
@@ -321,7 +319,7 @@ export const en = {
     settings: 'Settings',
     reviewPrevious: 'Previous moment in a review',
     reviewNext: 'Next moment in a review',
-    closeDialog: 'Close a dialog',
+    closeDialog: 'Close a dialog, menu or preview',
   },
   sessions: {
     search: 'Search sessions…',
@@ -392,5 +390,11 @@ export const en = {
     remove: 'Remove the file',
     add: 'Attach files (or drop them here)',
     limit: 'Files up to 10 MB each (13 MB together) can be attached.',
+  },
+  composerAnswer: {
+    target: 'Your message answers the agent’s question',
+    placeholder: 'Type your answer… (Enter sends it to the agent)',
+    send: 'Answer',
+    onCard: 'Answer in the message box below.',
   },
 };

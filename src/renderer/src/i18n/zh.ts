@@ -32,7 +32,7 @@ export const zh: Translation<typeof en> = {
     followUp: '继续追问…（Enter 发送，Shift+Enter 换行）',
     send: '发送',
     stop: '停止',
-    stopHint: '停止运行（Esc）',
+    stopHint: '停止运行（{{keys}}）',
     model: '模型',
     defaultModel: '默认模型',
   },
@@ -98,8 +98,6 @@ export const zh: Translation<typeof en> = {
   ask: {
     question: '智能体提问',
     approval: '批准这次工具调用吗？',
-    placeholder: '你的回答…',
-    send: '回答',
     answered: '你的回答',
     cancelled: '已不再等待',
     approve: '批准',
@@ -321,7 +319,7 @@ export const zh: Translation<typeof en> = {
     settings: '设置',
     reviewPrevious: '回放中的上一个时刻',
     reviewNext: '回放中的下一个时刻',
-    closeDialog: '关闭对话框',
+    closeDialog: '关闭对话框、菜单或预览',
   },
   sessions: {
     search: '搜索会话…',
@@ -392,5 +390,11 @@ export const zh: Translation<typeof en> = {
     remove: '移除文件',
     add: '添加文件（也可拖放到这里）',
     limit: '每个文件最大 10 MB（合计 13 MB）。',
+  },
+  composerAnswer: {
+    target: '你的消息将回答智能体的问题',
+    placeholder: '输入你的回答…（按 Enter 发送给智能体）',
+    send: '回答',
+    onCard: '请在下方的输入框中回答。',
   },
 };

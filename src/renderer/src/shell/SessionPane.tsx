@@ -27,7 +27,7 @@ export function SessionPane({
 }) {
   const { t } = useTranslation();
   const running = view.status === 'running';
-  const answer = useCallback((askId: string, reply: string) => store.answer(askId, reply), [store]);
+  const answer = useCallback(async (askId: string, reply: string) => void (await store.answer(askId, reply)), [store]);
   const loadOlder = useCallback(() => void store.loadOlder(view.sessionId), [store, view.sessionId]);
   return (
     <>

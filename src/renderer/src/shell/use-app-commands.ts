@@ -49,16 +49,13 @@ export function useAppShortcuts(store: AppStore, { setSettingsTab, focusSearch }
     'settings',
     useCallback(() => setSettingsTab((tab) => (tab ? undefined : 'providers')), [setSettingsTab]),
   );
-  // Esc stops a running session (and is left alone otherwise); Ctrl/⌘+. always asks the open session to stop
+  // the open session's run stops only on its own chord (Ctrl/⌘+.), never on the Esc that closes a dialog
   useShortcut(
     'stop',
-    useCallback(
-      (event) => {
-        const { activeId, views } = store.getState();
-        if (event.key === 'Escape' && !(activeId && views[activeId]?.status === 'running')) return false;
-        void store.stop();
-      },
-      [store],
-    ),
+    useCallback(() => {
+      const { activeId, views } = store.getState();
+      if (!(activeId && views[activeId]?.status === 'running')) return false;
+      void store.stop();
+    }, [store]),
   );
 }

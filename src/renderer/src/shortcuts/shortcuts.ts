@@ -40,7 +40,8 @@ export const SHORTCUTS: readonly Shortcut[] = [
   },
   { id: 'send', scope: 'composer', chords: [{ key: 'Enter', shift: false }] },
   { id: 'newline', scope: 'composer', chords: [{ key: 'Enter', shift: true }] },
-  { id: 'stop', scope: 'app', chords: [{ key: 'Escape' }, { key: '.', mod: true }] },
+  // never Esc: Esc closes what is on top (a dialog, a menu, a preview), and a run is stopped only on purpose
+  { id: 'stop', scope: 'app', chords: [{ key: '.', mod: true }] },
   { id: 'search', scope: 'app', chords: [{ key: 'k', mod: true }] },
   { id: 'settings', scope: 'app', chords: [{ key: ',', mod: true }] },
   { id: 'reviewPrevious', scope: 'app', outsideTextFields: true, keepsDefault: true, chords: [{ key: 'ArrowLeft' }] },

@@ -15,9 +15,12 @@ export function ShortcutProvider({ children }: { children: ReactNode }) {
   return <DispatcherContext.Provider value={dispatcher}>{children}</DispatcherContext.Provider>;
 }
 
-/** Binds a shortcut's action while the calling component is mounted (pass a stable function, or it rebinds each render). */
-export function useShortcut(id: ShortcutId, action: ShortcutAction): void {
+/**
+ * Binds a shortcut's action while the calling component is mounted and `action` is given (a menu binds its Esc only
+ * while open). Pass a stable function, or it rebinds each render.
+ */
+export function useShortcut(id: ShortcutId, action: ShortcutAction | undefined): void {
   const dispatcher = useContext(DispatcherContext);
   if (!dispatcher) throw new Error(`useShortcut('${id}') needs a <ShortcutProvider> above it`);
-  useEffect(() => dispatcher.bind(id, action), [dispatcher, id, action]);
+  useEffect(() => (action ? dispatcher.bind(id, action) : undefined), [dispatcher, id, action]);
 }

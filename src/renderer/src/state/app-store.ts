@@ -204,13 +204,16 @@ export class AppStore {
     }
   }
 
-  async answer(askId: string, answer: string): Promise<void> {
+  /** Answers a question of the open session's run; false when it did not go through (the banner says why). */
+  async answer(askId: string, answer: string): Promise<boolean> {
     const sessionId = this.state.activeId;
-    if (!sessionId) return;
+    if (!sessionId) return false;
     try {
       await this.client.call('answer', { sessionId, askId, answer });
+      return true;
     } catch (error) {
       this.fail(error);
+      return false;
     }
   }
 

@@ -324,7 +324,7 @@ function applyMessage(draft: SessionView, event: CoreEventOf<'message'>): void {
 
 function applyTool(draft: SessionView, event: CoreEventOf<'tool'>): void {
   if (QUIET_TOOLS.has(event.name) && event.status !== 'error') return;
-  const key = itemKey('tool', event.callId);
+  const key = itemKey('tool', toolKeyOf(event));
   const position = draft.index.get(key);
   const existing = position === undefined ? undefined : (draft.items[position] as ToolItem);
   const base: ToolItem = existing ?? {
@@ -367,6 +367,11 @@ function applyTool(draft: SessionView, event: CoreEventOf<'tool'>): void {
       ...event.images.map((image) => ({ seq: event.seq, ts: event.ts, callId: event.callId, url, action, image })),
     ];
   }
+}
+
+/** The app's id of a call; events stored before it existed have only the provider's. */
+export function toolKeyOf(event: Pick<CoreEventOf<'tool'>, 'callId' | 'toolId'>): string {
+  return event.toolId ?? event.callId;
 }
 
 function applyAsk(draft: SessionView, event: CoreEventOf<'ask'>): void {
@@ -489,6 +494,16 @@ export const STEP_MARKERS = {
   completed: '[✓]',
   blocked: '[!]',
 } as const;
+
+/** The agent's open question (ask_human) the composer answers: the oldest one waiting. Approvals and forms answer on their cards. */
+export function waitingQuestion(view: SessionView | undefined): AskItem | undefined {
+  for (const askId of view?.waitingAsks ?? []) {
+    const position = view!.index.get(itemKey('ask', askId));
+    const item = position === undefined ? undefined : view!.items[position];
+    if (item?.kind === 'ask' && item.askKind === 'question' && item.status === 'waiting') return item;
+  }
+  return undefined;
+}
 
 export function isRunning(view: SessionView | undefined): boolean {
   return view?.status === 'running';

@@ -13,7 +13,10 @@ function approvalDecision(answer: string | undefined): 'always' | 'allow' | 'den
   return 'deny';
 }
 
-/** A question from the agent (ask_human), an approval or a server's form, answered inline; the run waits for it. */
+/**
+ * A question from the agent (ask_human, answered from the message box), an approval or a server's form (answered
+ * on the card); the run waits for it.
+ */
 export const AskCard = memo(function AskCard({
   item,
   onAnswer,
@@ -35,7 +38,6 @@ const QuestionCard = memo(function QuestionCard({
   onAnswer: (askId: string, answer: string) => Promise<void>;
 }) {
   const { t } = useTranslation();
-  const [draft, setDraft] = useState('');
   const [sending, setSending] = useState(false);
   const submit = async (answer: string) => {
     if (!answer.trim() || sending) return;
@@ -82,24 +84,10 @@ const QuestionCard = memo(function QuestionCard({
             </button>
           </div>
         ) : (
-          <form
-            className="ask-form"
-            onSubmit={(event) => {
-              event.preventDefault();
-              void submit(draft);
-            }}
-          >
-            <input
-              className="ask-input"
-              value={draft}
-              placeholder={t('ask.placeholder')}
-              onChange={(event) => setDraft(event.target.value)}
-              autoFocus
-            />
-            <button type="submit" className="primary" disabled={sending || !draft.trim()}>
-              {t('ask.send')}
-            </button>
-          </form>
+          // typed in the message box below, which says it answers this question
+          <p className="ask-hint" data-testid="ask-hint">
+            ↓ {t('composerAnswer.onCard')}
+          </p>
         )
       ) : (
         <p className="ask-answer">

@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SessionSummary } from '../../../../shared/contract.js';
 import type { AppStore } from '../../state/app-store.js';
 import { ConfirmDialog } from '../common/ConfirmDialog.js';
 import { downloadFile } from '../common/download.js';
 import { keysText } from '../../shortcuts/shortcuts.js';
+import { useShortcut } from '../../shortcuts/use-shortcut.js';
 import { SessionRow } from './SessionRow.js';
 import { useSessionSearch, type SessionHit } from './use-session-search.js';
 import { useOlderSessions } from './use-older-sessions.js';
@@ -37,13 +38,14 @@ export function SessionSidebar({
     if (searchSignal) searchRef.current?.focus();
   }, [searchSignal]);
 
-  // an open row menu closes on the next click anywhere
+  // an open row menu closes on the next click anywhere, and on Esc
+  const closeMenu = useCallback(() => setMenuFor(undefined), []);
   useEffect(() => {
     if (!menuFor) return;
-    const close = () => setMenuFor(undefined);
-    window.addEventListener('click', close);
-    return () => window.removeEventListener('click', close);
-  }, [menuFor]);
+    window.addEventListener('click', closeMenu);
+    return () => window.removeEventListener('click', closeMenu);
+  }, [menuFor, closeMenu]);
+  useShortcut('closeDialog', menuFor ? closeMenu : undefined);
 
   const rename = async (sessionId: string, title: string) => {
     setRenaming(undefined);

@@ -7,6 +7,7 @@ import { failureOf, FailureText, type Failure } from '../common/use-action.js';
 import { formatBytes, readAttachment } from './file-reading.js';
 import { LoadingPane } from '../../components/LoadingPane.js';
 import { lazyNamed } from '../../lib/lazy-named.js';
+import { useShortcut } from '../../shortcuts/use-shortcut.js';
 import './workspace.css';
 
 // loaded on the first preview: it brings the CSV parser and the code view
@@ -44,6 +45,9 @@ export function WorkspacePanel({
   const [file, setFile] = useState<WorkspaceFile>();
   const [failure, setFailure] = useState<Failure>();
   const [dragging, setDragging] = useState(false);
+  const closePreview = useCallback(() => setSelected(undefined), []);
+  // Esc goes back from a preview to the list, as the back button does
+  useShortcut('closeDialog', selected ? closePreview : undefined);
 
   const refresh = useCallback(async () => {
     try {

@@ -1,0 +1,231 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { useAppInChromium } from './support/app-in-chromium.js';
+import type { WatchedPage } from './support/browser.js';
+import { call, finish, lastToolResult } from './support/scripts.js';
+
+const UI_TIMEOUT_MS = 20_000;
+/** a run that starts the sandbox and runs python in it */
+const RUN_TIMEOUT_MS = 90_000;
+
+const e2e = useAppInChromium();
+
+async function sendTask(target: WatchedPage, task: string): Promise<void> {
+  const input = target.page.getByTestId('composer-input');
+  await input.fill(task);
+  await input.press('Enter');
+}
+
+function status(target: WatchedPage) {
+  return target.page.getByTestId('session-status');
+}
+
+/** What the tool cards under `scope` show, in order: name, summary, status, and the text of each opened body. */
+async function toolCards(target: WatchedPage, scope: string) {
+  const cards = target.page.locator(`${scope} .tool-card`);
+  const shown = [];
+  for (let index = 0; index < (await cards.count()); index += 1) {
+    const card = cards.nth(index);
+    if (!(await card.getAttribute('class'))?.includes('open')) await card.locator('.tool-card-head').click();
+    await card.locator('.tool-card-body').waitFor();
+    shown.push({
+      summary: await card.locator('.tool-summary').innerText(),
+      status: await card.locator('.tool-status').getAttribute('class'),
+      body: await card.locator('.tool-card-body').innerText(),
+    });
+  }
+  return shown;
+}
+
+/** A reply the test lets go of when it is ready: the run stays running until then. */
+function heldReply() {
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  return { release, released };
+}
+
+describe('keyboard and input, in a browser against manus serve', () => {
+  it('closes the topmost menu or dialog with Esc during a run, and the run goes on', async () => {
+    const held = heldReply();
+    const page = await e2e.open(async (request) => {
+      if (request.index === 0) await held.released;
+      return finish('All done after the dialog.');
+    });
+    await sendTask(page, 'Work while I look around');
+    await expect.poll(() => status(page).getAttribute('data-status'), { timeout: UI_TIMEOUT_MS }).toBe('running');
+    const stop = page.page.getByTestId('stop');
+    expect(await stop.getAttribute('title')).toContain('Ctrl/⌘ + .');
+    expect(await stop.getAttribute('title')).not.toContain('Esc');
+
+    // a menu, then a dialog over the page: each Esc closes the one on top and nothing else
+    await page.page.getByTestId('session-menu').first().click();
+    await page.page.locator('.row-menu').waitFor();
+    await page.page.keyboard.press('Escape');
+    await page.page.locator('.row-menu').waitFor({ state: 'detached' });
+    await page.page.getByTestId('session-menu').first().click();
+    await page.page.locator('.row-menu [data-action="delete"]').click();
+    const dialog = page.page.getByTestId('confirm-dialog');
+    await dialog.waitFor();
+    await page.screenshot('dialog-during-run');
+    await page.page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await page.page.keyboard.press('Escape');
+    expect(await status(page).getAttribute('data-status')).toBe('running');
+    expect(await page.page.locator('.session-link').count()).toBe(1);
+
+    held.release();
+    await expect.poll(() => status(page).getAttribute('data-status'), { timeout: UI_TIMEOUT_MS }).toBe('finished');
+    await page.page.locator('.message-assistant', { hasText: 'All done after the dialog.' }).waitFor();
+    expect(e2e.app.llm.chatRequests.every((request) => !request.closedByClient)).toBe(true);
+  });
+
+  it('keeps one card per call when the provider names every call call_0: live, after a reload, in review and in the export', async () => {
+    const steps = [
+      call(
+        'str_replace_editor',
+        { command: 'create', path: '/workspace/alpha.txt', file_text: 'alpha-content' },
+        'call_0',
+      ),
+      call(
+        'str_replace_editor',
+        { command: 'create', path: '/workspace/beta.txt', file_text: 'beta-content' },
+        'call_0',
+      ),
+      call('str_replace_editor', { command: 'view', path: '/workspace/alpha.txt' }, 'call_0'),
+    ];
+    const page = await e2e.open((request) =>
+      request.index < steps.length
+        ? { toolCalls: [steps[request.index]] }
+        : finish('Three files handled.', { toolCalls: [call('terminate', { status: 'success' }, 'call_0')] }),
+    );
+    await sendTask(page, 'Write two files and read one back');
+    await expect.poll(() => status(page).getAttribute('data-status'), { timeout: UI_TIMEOUT_MS }).toBe('finished');
+    expect(
+      e2e.app.llm.chatRequests.flatMap((request) =>
+        request.body.messages
+          .filter((m: { role: string }) => m.role === 'tool')
+          .map((m: { tool_call_id: string }) => m.tool_call_id),
+      ),
+    ).toContain('call_0');
+
+    const expectThreeCards = (shown: Awaited<ReturnType<typeof toolCards>>) => {
+      expect(shown.map((card) => card.summary)).toEqual([
+        expect.stringContaining('alpha.txt'),
+        expect.stringContaining('beta.txt'),
+        expect.stringContaining('alpha.txt'),
+      ]);
+      for (const card of shown) expect(card.status).toContain('status-done');
+      expect(shown[0].body).toContain('alpha-content');
+      expect(shown[1].body).toContain('beta-content');
+      expect(shown[2].body).toContain('alpha-content');
+      expect(shown[2].body).not.toContain('beta-content');
+    };
+    expectThreeCards(await toolCards(page, '.main-pane > .timeline-frame'));
+    await page.screenshot('reused-call-ids-live');
+
+    await page.page.reload();
+    await page.page
+      .locator('.message-assistant', { hasText: 'Three files handled.' })
+      .waitFor({ timeout: UI_TIMEOUT_MS });
+    expectThreeCards(await toolCards(page, '.main-pane > .timeline-frame'));
+
+    await page.page.getByTestId('toggle-review').click();
+    await page.page.getByTestId('review').waitFor();
+    expectThreeCards(await toolCards(page, '.review-timeline'));
+    await page.screenshot('reused-call-ids-review');
+
+    await page.page.getByTestId('session-menu').first().click();
+    const [download] = await Promise.all([
+      page.page.waitForEvent('download'),
+      page.page.locator('.row-menu [data-action="export-md"]').click(),
+    ]);
+    const markdown = await readFile((await download.path())!, 'utf8');
+    const sections = markdown.split(/^### Tool /m).filter((section) => section.startsWith('`str_replace_editor`'));
+    expect(sections).toHaveLength(3);
+    expect(sections[0]).toMatch(/alpha\.txt[\s\S]*created/i);
+    expect(sections[1]).toMatch(/beta\.txt[\s\S]*created/i);
+    expect(sections[2]).toContain('alpha-content');
+
+    await page.page.getByTestId('session-menu').first().click();
+    const [jsonDownload] = await Promise.all([
+      page.page.waitForEvent('download'),
+      page.page.locator('.row-menu [data-action="export-json"]').click(),
+    ]);
+    const exported = JSON.parse(await readFile((await jsonDownload.path())!, 'utf8')) as {
+      events: Array<{ type: string; name?: string; callId?: string; toolId?: string }>;
+    };
+    const editorCalls = exported.events.filter((event) => event.type === 'tool' && event.name === 'str_replace_editor');
+    expect(new Set(editorCalls.map((event) => event.callId))).toEqual(new Set(['call_0']));
+    expect(new Set(editorCalls.map((event) => event.toolId)).size).toBe(3);
+  });
+
+  it("answers the agent's question from the message box, which says it will; the model gets the answer next", async () => {
+    const page = await e2e.open((request) =>
+      request.index === 0
+        ? {
+            text: 'One thing first.',
+            toolCalls: [call('ask_human', { inquire: 'Which **port** should the server use?' })],
+          }
+        : finish(`Using port ${lastToolResult(request)}.`),
+    );
+    await sendTask(page, 'Start a web server');
+    const card = page.page.locator('.ask-card[data-kind="question"]');
+    await card.waitFor({ timeout: UI_TIMEOUT_MS });
+    expect(await card.locator('strong').innerText()).toBe('port');
+    const target = page.page.getByTestId('composer-answering');
+    await target.waitFor();
+    expect(await target.innerText()).toContain('Which **port** should the server use?');
+    const input = page.page.getByTestId('composer-input');
+    expect(await input.getAttribute('placeholder')).toMatch(/answer/i);
+    await expect.poll(() => input.evaluate((element) => element === document.activeElement)).toBe(true);
+    await page.page.getByTestId('stop').waitFor();
+    await page.screenshot('answer-from-composer');
+
+    await input.pressSequentially('8080');
+    await input.press('Enter');
+    await expect.poll(() => status(page).getAttribute('data-status'), { timeout: UI_TIMEOUT_MS }).toBe('finished');
+    await page.page.locator('.message-assistant', { hasText: 'Using port 8080.' }).waitFor();
+    expect(lastToolResult(e2e.app.llm.chatRequests[1])).toContain('8080');
+    expect(await card.getAttribute('data-status')).toBe('answered');
+    expect(await card.locator('.ask-answer').innerText()).toContain('8080');
+    // an answer, not a new message: one user bubble, one run, the box empty and back to its usual self
+    expect(await page.page.locator('.message-user').count()).toBe(1);
+    expect(e2e.app.llm.chatRequests).toHaveLength(2);
+    expect(await input.inputValue()).toBe('');
+    expect(await target.count()).toBe(0);
+  });
+
+  it("shows the chart python saved in the sandbox in the agent's final answer", async () => {
+    const code = [
+      'import matplotlib',
+      'matplotlib.use("Agg")',
+      'import matplotlib.pyplot as plt',
+      'plt.plot([1, 4, 9, 16], marker="o")',
+      'plt.title("Squares")',
+      'plt.savefig("/workspace/squares.png")',
+      'print("saved")',
+    ].join('\n');
+    const page = await e2e.open((request) =>
+      request.index === 0
+        ? { text: 'Drawing it.', toolCalls: [call('python_execute', { code })] }
+        : finish('Here is the chart of the squares.'),
+    );
+    await sendTask(page, 'Chart the first four squares');
+    await expect.poll(() => status(page).getAttribute('data-status'), { timeout: RUN_TIMEOUT_MS }).toBe('finished');
+    const answer = page.page.locator('.message-assistant', { hasText: 'Here is the chart of the squares.' });
+    const image = answer.locator('.message-images img[alt="squares.png"]');
+    await image.waitFor({ timeout: UI_TIMEOUT_MS });
+    await expect
+      .poll(() => image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth))
+      .toBeGreaterThan(100);
+    await page.screenshot('chart-in-final-answer');
+
+    await page.page.reload();
+    await answer.locator('.message-images img[alt="squares.png"]').waitFor({ timeout: UI_TIMEOUT_MS });
+    // the figure python's driver kept and the file the code saved, each once
+    const shown = await answer
+      .locator('.message-images img')
+      .evaluateAll((images) => images.map((image) => image.getAttribute('alt')));
+    expect(shown.sort()).toEqual(['figures/figure-1.png', 'squares.png']);
+  });
+});
