@@ -98,6 +98,11 @@ export function isRunningElsewhere(dataDir: string, sessionId: string): boolean 
   return liveHolder(dataDir, sessionId) !== undefined;
 }
 
+/** The session is stored as running, yet no live process (this one or another) runs it: its process died. */
+export function isDeadRun(dataDir: string, session: SessionInfo, runsHere: boolean): boolean {
+  return session.status === 'running' && !runsHere && !isRunningElsewhere(dataDir, session.id);
+}
+
 /** Sessions left `running` by a process that is gone become `interrupted`; returns them. */
 export function recoverDeadRuns(store: SessionStore, dataDir: string): SessionInfo[] {
   const recovered: SessionInfo[] = [];
