@@ -103,13 +103,24 @@ export function isDeadRun(dataDir: string, session: SessionInfo, runsHere: boole
   return session.status === 'running' && !runsHere && !isRunningElsewhere(dataDir, session.id);
 }
 
-/** Sessions left `running` by a process that is gone become `interrupted`; returns them. */
+/**
+ * Sessions left `running` by a process that is gone become `interrupted`, and their history says so (a status event):
+ * a page replaying the events shows them interrupted whichever process found them. Returns them.
+ */
 export function recoverDeadRuns(store: SessionStore, dataDir: string): SessionInfo[] {
   const recovered: SessionInfo[] = [];
   for (const session of store.listSessions({ status: 'running', limit: 10_000 })) {
     if (isRunningElsewhere(dataDir, session.id)) continue;
     rmSync(markerPath(dataDir, session.id), { force: true });
-    recovered.push(store.updateSession(session.id, { status: 'interrupted' }));
+    const interrupted = store.updateSession(session.id, { status: 'interrupted' });
+    store.appendEvent({
+      type: 'session',
+      sessionId: session.id,
+      action: 'status',
+      session: interrupted,
+      ts: Date.now(),
+    });
+    recovered.push(interrupted);
   }
   return recovered;
 }

@@ -87,14 +87,8 @@ export class SessionService {
 
   constructor(private readonly options: SessionServiceOptions) {
     this.bus = new EventBus(options.store, this.redactor);
-    this.markDeadRunsInterrupted();
-  }
-
-  /** Sessions left `running` by a process that is gone (killed, crashed) are shown as interrupted. */
-  private markDeadRunsInterrupted(): void {
-    for (const session of recoverDeadRuns(this.store, this.options.dataDir)) {
-      this.emit({ type: 'session', sessionId: session.id, action: 'status', session });
-    }
+    // sessions left `running` by a process that is gone (killed, crashed) are shown as interrupted
+    recoverDeadRuns(this.store, this.options.dataDir);
   }
 
   /**
