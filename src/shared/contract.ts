@@ -80,6 +80,8 @@ export const CONTRACT = {
   startTask: request(StartTaskRequestSchema, SessionRef),
   cancel: request(SessionRef, Ok),
   resume: request(SessionRef, SessionRef),
+  /** the session's last message sent again, in its mode: the way back after a failed or stopped turn */
+  retryTurn: request(SessionRef, SessionRef),
   answer: request(SessionRef.extend({ askId: z.string().min(1), answer: z.string() }), Ok),
   listSessions: request(
     z.object({

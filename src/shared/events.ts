@@ -182,12 +182,20 @@ export const AskEventSchema = z.object({
   status: z.enum(['waiting', 'answered', 'cancelled']),
 });
 
+/**
+ * What a coded message fills in (a model's name, seconds to wait...): the renderer translates the code with these;
+ * the English text stays beside them for the CLI and for sessions stored before codes had parameters.
+ */
+export const MessageParamsSchema = z.record(z.string(), z.union([z.string(), z.number()]));
+export type MessageParams = z.infer<typeof MessageParamsSchema>;
+
 export const NoticeEventSchema = z.object({
   ...envelope,
   type: z.literal('notice'),
   level: z.enum(['info', 'warning']),
   code: z.string(),
   text: z.string(),
+  params: MessageParamsSchema.optional(),
 });
 
 export const ErrorEventSchema = z.object({
@@ -197,6 +205,7 @@ export const ErrorEventSchema = z.object({
   message: z.string(),
   /** how to fix it, in one line, when we know */
   hint: z.string().optional(),
+  params: MessageParamsSchema.optional(),
 });
 
 export const DoneEventSchema = z.object({

@@ -32,6 +32,7 @@ export function spawnCli(args: string[], env: Record<string, string | undefined>
     'MANUS_DATA_DIR',
     'MANUS_A2A_TOKEN',
     'MANUS_MCP_TOKEN',
+    'MANUS_SERVE_TOKEN',
   ])
     delete cleanEnv[key];
   return spawn(process.execPath, [CLI_PATH, ...args], {

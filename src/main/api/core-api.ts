@@ -53,7 +53,14 @@ export function createCoreApi(options: CoreApiOptions): CoreApi {
   // typed as the whole contract: a request no module answers fails to compile here
   const handlers: CoreHandlers = {
     ...createSessionHandlers({ sessions, store, dataDir, sandboxSettings: () => runSettings().sandbox }),
-    ...createEventWindowHandlers({ store, isRunning: (sessionId) => sessions.isRunning(sessionId) }),
+    ...createEventWindowHandlers({
+      store,
+      isRunning: (sessionId) => sessions.isRunning(sessionId),
+      settleDeadRun: (sessionId) => {
+        const session = store.getSession(sessionId);
+        if (session) sessions.withLiveStatus(session);
+      },
+    }),
     ...createExportHandlers({ store, settings }),
     ...createSettingsHandlers({ settings }),
     ...createAppInfoHandlers({

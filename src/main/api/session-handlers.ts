@@ -14,7 +14,17 @@ const DEFAULT_EVENTS_PAGE = 100_000;
 /** The part of SessionService the UI drives. */
 export type SessionRunner = Pick<
   SessionService,
-  'start' | 'resume' | 'cancel' | 'answer' | 'subscribe' | 'isRunning' | 'runningSessionIds' | 'agentNames' | 'release'
+  | 'start'
+  | 'resume'
+  | 'retry'
+  | 'cancel'
+  | 'answer'
+  | 'subscribe'
+  | 'isRunning'
+  | 'runningSessionIds'
+  | 'agentNames'
+  | 'release'
+  | 'withLiveStatus'
 >;
 
 export type SessionHandlers = Pick<
@@ -22,6 +32,7 @@ export type SessionHandlers = Pick<
   | 'startTask'
   | 'cancel'
   | 'resume'
+  | 'retryTurn'
   | 'answer'
   | 'listSessions'
   | 'getSession'
@@ -72,6 +83,15 @@ export function createSessionHandlers(options: {
       done.catch(() => undefined);
       return { sessionId };
     },
+    retryTurn: ({ sessionId }) => {
+      sessionOrThrow(sessionId);
+      if (sessions.isRunning(sessionId)) {
+        throw new CoreApiError('busy', 'This session is still running.', 'Stop it or wait for it to finish.');
+      }
+      const { done } = sessions.retry(sessionId);
+      done.catch(() => undefined);
+      return { sessionId };
+    },
     answer: ({ sessionId, askId, answer }) => {
       sessionOrThrow(sessionId);
       if (!sessions.answer(sessionId, askId, answer)) {
@@ -83,11 +103,15 @@ export function createSessionHandlers(options: {
       }
       return { ok: true };
     },
+    // a run whose process died shows as interrupted (with Resume) the moment it is listed or opened
     listSessions: (request) =>
-      store.listSessions(request).map((session) => ({ session, running: sessions.isRunning(session.id) })),
+      store
+        .listSessions(request)
+        .map((stored) => sessions.withLiveStatus(stored))
+        .map((session) => ({ session, running: sessions.isRunning(session.id) })),
     getSession: ({ sessionId }) => {
       const session = store.getSession(sessionId);
-      return session ? { session, running: sessions.isRunning(sessionId) } : null;
+      return session ? { session: sessions.withLiveStatus(session), running: sessions.isRunning(sessionId) } : null;
     },
     getEvents: ({ sessionId, afterSeq, limit }) =>
       store.listEvents(sessionId, { afterSeq, limit: limit ?? DEFAULT_EVENTS_PAGE }),

@@ -2,6 +2,7 @@ import type OpenAI from 'openai';
 import { LlmConfigSchema, type LlmConfig, type LlmConfigInput } from '../../shared/settings/llm-config.js';
 import type { AskOptions, AskToolOptions, Llm, LlmReply, ToolChoice, ToolSpec } from './types.js';
 import type { ChatMessage } from '../../shared/chat-message.js';
+import type { MessageParams } from '../../shared/events.js';
 import { AttemptScope } from './attempt-scope.js';
 import { fitContext } from './context-fit.js';
 import { LlmError, isLlmError } from './errors.js';
@@ -42,8 +43,8 @@ function refusesStreamUsage(error: LlmError): boolean {
   return error.code === 'bad_request' && /stream_options|include_usage/i.test(error.message);
 }
 
-function notify(options: AskOptions, code: LlmNoticeCode, text: string): void {
-  options.onNotice?.(code, text);
+function notify(options: AskOptions, code: LlmNoticeCode, text: string, params?: MessageParams): void {
+  options.onNotice?.(code, text, params);
 }
 
 /** The one LLM client: any OpenAI-compatible provider through the openai SDK, with retries and context fitting. */
@@ -102,7 +103,10 @@ export class LlmClient implements Llm {
     if (this.supportsVision) return messages;
     const { messages: stripped, dropped } = withoutImages(messages);
     if (dropped > 0) {
-      notify(options, 'image_dropped', `${dropped} image(s) left out: model ${this.model} does not take images`);
+      notify(options, 'image_dropped', `${dropped} image(s) left out: model ${this.model} does not take images`, {
+        count: dropped,
+        model: this.model,
+      });
     }
     return stripped;
   }
@@ -119,6 +123,7 @@ export class LlmClient implements Llm {
         options,
         'no_tool_support',
         `Model ${this.model} does not support tool calling; tools are described in the prompt and calls read from JSON in its replies.`,
+        { model: this.model },
       );
     }
     if (tools.toolChoice === 'none') return this.request(messages, options);
@@ -166,6 +171,7 @@ export class LlmClient implements Llm {
         options,
         'context_fitted',
         `Fitted the conversation into the context of ${this.model}: ${fit.shortenedOutputs} tool output(s) shortened, ${fit.droppedMessages} old message(s) left out.`,
+        { model: this.model, shortened: fit.shortenedOutputs, dropped: fit.droppedMessages },
       );
     }
     const body = requestBody(this.config, {
@@ -185,6 +191,13 @@ export class LlmClient implements Llm {
             options,
             'retrying',
             `${error.message}; retrying in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt + 1} of ${this.config.maxAttempts}); a streamed reply starts over.`,
+            // an absolute time, so a countdown stays right after a reload
+            {
+              reason: error.code,
+              retryAt: Date.now() + delayMs,
+              attempt: attempt + 1,
+              maxAttempts: this.config.maxAttempts,
+            },
           ),
       });
     } catch (error) {
@@ -193,6 +206,7 @@ export class LlmClient implements Llm {
           options,
           'context_fitted',
           `The server said the conversation is too long for ${this.model}; shrinking it harder.`,
+          { model: this.model },
         );
         return this.request(messages, options, tools, HARDER_SHRINK_SHARE);
       }

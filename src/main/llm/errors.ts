@@ -1,4 +1,5 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import type { MessageParams } from '../../shared/events.js';
 import { redactText } from '../store/redact.js';
 
 export const LLM_ERROR_CODES = [
@@ -22,7 +23,7 @@ export type LlmErrorCode = (typeof LLM_ERROR_CODES)[number];
 const HINTS: Record<LlmErrorCode, string> = {
   no_api_key: 'Set the API key of this LLM in the settings (or MANUS_LLM_API_KEY / OPENAI_API_KEY for the CLI).',
   invalid_config: 'Fix the LLM settings (provider, base URL, model).',
-  unauthorized: 'The API key was refused: check it in the LLM settings.',
+  unauthorized: "The provider rejected the API key: check it in the provider's settings.",
   forbidden: 'The key has no access to this model or endpoint: check the account, project or region.',
   not_found: 'Check the model name and the base URL (it usually ends with /v1).',
   bad_request: 'The provider refused the request: check the model settings (max tokens, model name).',
@@ -55,6 +56,30 @@ export interface LlmErrorDetails {
   hint?: string;
   /** overrides the code's default (e.g. an empty reply that another attempt cannot fix) */
   retryable?: boolean;
+  /** for `network`: what the connection ran into */
+  reason?: NetworkReason;
+}
+
+/** What a failed connection ran into: the person is told the server refused, or the name did not resolve. */
+export type NetworkReason = 'refused' | 'dns' | 'reset' | 'other';
+
+const NETWORK_REASONS: Record<string, NetworkReason> = {
+  ECONNREFUSED: 'refused',
+  ENOTFOUND: 'dns',
+  EAI_AGAIN: 'dns',
+  ECONNRESET: 'reset',
+};
+/** how deep to look through `cause` chains (the SDK wraps undici, which wraps the socket's error) */
+const MAX_CAUSE_DEPTH = 5;
+
+function networkReason(error: unknown): NetworkReason {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < MAX_CAUSE_DEPTH; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && NETWORK_REASONS[code]) return NETWORK_REASONS[code];
+    current = (current as { cause?: unknown }).cause;
+  }
+  return 'other';
 }
 
 /** Every failure of the LLM layer, with a code to branch on and a one-line hint for the user. */
@@ -65,6 +90,7 @@ export class LlmError extends Error {
   readonly status?: number;
   readonly retryAfterMs?: number;
   readonly attempts?: number;
+  readonly reason?: NetworkReason;
   private readonly retryableOverride?: boolean;
 
   constructor(code: LlmErrorCode, message: string, details: LlmErrorDetails = {}) {
@@ -74,7 +100,18 @@ export class LlmError extends Error {
     this.status = details.status;
     this.retryAfterMs = details.retryAfterMs;
     this.attempts = details.attempts;
+    this.reason = details.reason;
     this.retryableOverride = details.retryable;
+  }
+
+  /** What the renderer's translation of `code` fills in. */
+  get params(): MessageParams {
+    return {
+      ...(this.status !== undefined ? { status: this.status } : {}),
+      ...(this.retryAfterMs !== undefined ? { retryAfterSeconds: Math.ceil(this.retryAfterMs / 1000) } : {}),
+      ...(this.attempts !== undefined ? { attempts: this.attempts } : {}),
+      ...(this.reason ? { reason: this.reason } : {}),
+    };
   }
 
   get retryable(): boolean {
@@ -91,6 +128,7 @@ export class LlmError extends Error {
       cause: this.cause,
       hint: this.hint,
       retryable: this.retryableOverride,
+      reason: this.reason,
     });
   }
 }
@@ -160,7 +198,10 @@ export function toLlmError(error: unknown, model: string, apiKey?: string): LlmE
   }
   if (error instanceof APIConnectionError) {
     const reason = error.cause instanceof Error ? error.cause.message : error.message;
-    return new LlmError('network', `could not reach the endpoint (${redactText(reason, secrets)})`, { cause: error });
+    return new LlmError('network', `could not reach the endpoint (${redactText(reason, secrets)})`, {
+      cause: error,
+      reason: networkReason(error),
+    });
   }
   if (error instanceof APIError && typeof error.status === 'number') {
     const serverText = redactText(error.message.replace(/^\d{3}\s*/, ''), secrets);

@@ -1,4 +1,4 @@
-import type { UsageTotals } from '../../shared/events.js';
+import type { MessageParams, UsageTotals } from '../../shared/events.js';
 import type { ChatMessage, ToolCall } from '../../shared/chat-message.js';
 
 /** A tool as the model sees it. */
@@ -15,8 +15,8 @@ export interface LlmHooks {
   onDelta?: (chunk: string) => void;
   /** a request finished; usage of that request */
   onUsage?: (usage: UsageTotals, model: string) => void;
-  /** something the user should know (image dropped, fallback used, retrying) */
-  onNotice?: (code: string, text: string) => void;
+  /** something the user should know (image dropped, fallback used, retrying); `params` fill in its translation */
+  onNotice?: (code: string, text: string, params?: MessageParams) => void;
 }
 
 export interface AskOptions extends LlmHooks {

@@ -2,6 +2,7 @@ import { LlmConfigSchema, type LlmConfig } from '../../shared/settings/llm-confi
 import type { AppSettings } from '../../shared/settings/app-settings.js';
 
 export class NoLlmConfiguredError extends Error {
+  readonly code = 'no_llm';
   readonly hint =
     'Add a provider in Settings, or set MANUS_LLM_API_KEY / MANUS_LLM_MODEL (and MANUS_LLM_BASE_URL for a compatible endpoint), or run `manus config set llm.apiKey ...`.';
   constructor() {
@@ -21,4 +22,11 @@ export function resolveLlmConfig(settings: AppSettings, requested?: string): Llm
   if (!defaultName) throw new NoLlmConfiguredError();
   const base = settings.llms[defaultName];
   return requested ? LlmConfigSchema.parse({ ...base, model: requested }) : base;
+}
+
+/** The name of the configured provider a turn runs on (what `resolveLlmConfig` picked), for "open its settings". */
+export function resolveLlmName(settings: AppSettings, requested?: string): string | undefined {
+  if (requested && settings.llms[requested]) return requested;
+  if (settings.defaultLlm && settings.llms[settings.defaultLlm]) return settings.defaultLlm;
+  return Object.keys(settings.llms)[0];
 }

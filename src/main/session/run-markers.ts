@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { LIVE_SESSION_STATUSES, type SessionInfo } from '../../shared/events.js';
+import { LIVE_SESSION_STATUSES, isLiveStatus, type SessionInfo } from '../../shared/events.js';
 import { currentProcess, isOwnerAlive, type OwnerProcess } from '../process/owner-process.js';
 import type { SessionStore } from '../store/store-api.js';
 
@@ -98,14 +98,31 @@ export function isRunningElsewhere(dataDir: string, sessionId: string): boolean 
   return liveHolder(dataDir, sessionId) !== undefined;
 }
 
-/** Sessions left live (running, or waiting for an answer) by a process that is gone become `interrupted`; returns them. */
+/** The session is stored as live (running, or waiting for an answer), yet no live process runs it: its process died. */
+export function isDeadRun(dataDir: string, session: SessionInfo, runsHere: boolean): boolean {
+  return isLiveStatus(session.status) && !runsHere && !isRunningElsewhere(dataDir, session.id);
+}
+
+/**
+ * Sessions left live (running, or waiting for an answer) by a process that is gone become `interrupted`, and their
+ * history says so (a status event): a page replaying the events shows them interrupted whichever process found them.
+ * Returns them.
+ */
 export function recoverDeadRuns(store: SessionStore, dataDir: string): SessionInfo[] {
   const recovered: SessionInfo[] = [];
   const live = LIVE_SESSION_STATUSES.flatMap((status) => store.listSessions({ status, limit: 10_000 }));
   for (const session of live) {
     if (isRunningElsewhere(dataDir, session.id)) continue;
     rmSync(markerPath(dataDir, session.id), { force: true });
-    recovered.push(store.updateSession(session.id, { status: 'interrupted' }));
+    const interrupted = store.updateSession(session.id, { status: 'interrupted' });
+    store.appendEvent({
+      type: 'session',
+      sessionId: session.id,
+      action: 'status',
+      session: interrupted,
+      ts: Date.now(),
+    });
+    recovered.push(interrupted);
   }
   return recovered;
 }

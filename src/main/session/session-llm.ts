@@ -9,9 +9,9 @@ export function withSessionHooks(llm: Llm, hooks: Required<Pick<LlmHooks, 'onUsa
       hooks.onUsage(usage, model);
       options.onUsage?.(usage, model);
     },
-    onNotice: (code, text) => {
-      hooks.onNotice(code, text);
-      options.onNotice?.(code, text);
+    onNotice: (code, text, params) => {
+      hooks.onNotice(code, text, params);
+      options.onNotice?.(code, text, params);
     },
   });
   return {

@@ -11,6 +11,7 @@ import {
 } from '../../shared/events.js';
 import { createAgent, type AgentCatalog } from '../agent/agent-catalog.js';
 import { RunCancelledError } from '../agent/errors.js';
+import { isLlmError } from '../llm/errors.js';
 import { Memory } from '../agent/memory.js';
 import type { AppSettings } from '../../shared/settings/app-settings.js';
 import type { LlmConfig } from '../../shared/settings/llm-config.js';
@@ -27,7 +28,7 @@ import type { ToolGate } from '../tool/tool-gate.js';
 import type { SessionContext } from '../tool/session-context.js';
 import type { AnyTool } from '../tool/tool.js';
 import { HumanChannel } from '../human/human-channel.js';
-import { resolveLlmConfig } from './llm-resolution.js';
+import { resolveLlmConfig, resolveLlmName } from './llm-resolution.js';
 import type { ModeCatalog } from '../flow/mode-catalog.js';
 import { partsForTurn } from '../flow/mode-parts.js';
 import { checkAgents } from '../flow/flow-modes.js';
@@ -35,7 +36,7 @@ import type { RunContext, RunResult, StartTaskRequest } from '../flow/mode-runne
 import { createLiveSessionContext, type LiveSessionContext } from './live-session-context.js';
 import { withSessionHooks } from './session-llm.js';
 import { describeError } from '../flow/run-errors.js';
-import { claimRun, clearRunning, recoverDeadRuns } from './run-markers.js';
+import { claimRun, clearRunning, isDeadRun, recoverDeadRuns } from './run-markers.js';
 
 export type { RunResult, StartTaskRequest } from '../flow/mode-runner.js';
 
@@ -77,6 +78,8 @@ interface LiveSession {
   /** the settings and model of the current turn, which the context hands out */
   settings: AppSettings;
   llm?: Llm;
+  /** the configured provider the current turn runs on, named in its errors so the UI can open its settings */
+  provider?: string;
   human: HumanChannel;
   gate: ToolGate;
   usage: UsageTotals;
@@ -92,14 +95,20 @@ export class SessionService {
 
   constructor(private readonly options: SessionServiceOptions) {
     this.bus = new EventBus(options.store, this.redactor);
-    this.markDeadRunsInterrupted();
+    // sessions left `running` by a process that is gone (killed, crashed) are shown as interrupted
+    recoverDeadRuns(this.store, this.options.dataDir);
   }
 
-  /** Sessions left `running` by a process that is gone (killed, crashed) are shown as interrupted. */
-  private markDeadRunsInterrupted(): void {
-    for (const session of recoverDeadRuns(this.store, this.options.dataDir)) {
-      this.emit({ type: 'session', sessionId: session.id, action: 'status', session });
-    }
+  /**
+   * The session as stored, unless it says running while no live process runs it (this process restarted, or the
+   * other process running it died since this one started): then it is marked interrupted now, so it can be resumed.
+   */
+  withLiveStatus(session: SessionInfo): SessionInfo {
+    if (!isDeadRun(this.options.dataDir, session, this.isRunning(session.id))) return session;
+    clearRunning(this.options.dataDir, session.id);
+    const interrupted = this.store.updateSession(session.id, { status: 'interrupted' });
+    this.emit({ type: 'session', sessionId: session.id, action: 'status', session: interrupted });
+    return interrupted;
   }
 
   get store(): SessionStore {
@@ -185,6 +194,14 @@ export class SessionService {
         true,
       ),
     };
+  }
+
+  /** Sends the session's last message again in its mode (its attachments are in its workspace already). */
+  retry(sessionId: string): { sessionId: string; done: Promise<RunResult> } {
+    const existing = this.requireSession(sessionId);
+    const task = this.lastUserMessage(sessionId);
+    if (task === undefined) throw new Error(`Session ${sessionId} has no message to send again.`);
+    return this.start({ task, sessionId, mode: existing.mode, model: existing.model });
   }
 
   /** Stops a running turn; returns once the run has settled (at most about a second). */
@@ -308,6 +325,7 @@ export class SessionService {
     live.abort = abort;
     const llm = this.sessionLlm(session.id, live, llmConfig);
     live.llm = llm;
+    live.provider = resolveLlmName(settings, request.model ?? session.model);
     const context: RunContext = {
       session,
       request,
@@ -369,7 +387,8 @@ export class SessionService {
         this.store.updateSession(sessionId, { usage: live.usage });
         this.emit({ type: 'usage', sessionId, model, request, session: live.usage });
       },
-      onNotice: (code, text) => this.emit({ type: 'notice', sessionId, level: 'warning', code, text }),
+      onNotice: (code, text, params) =>
+        this.emit({ type: 'notice', sessionId, level: 'warning', code, text, ...(params ? { params } : {}) }),
     });
   }
 
@@ -387,7 +406,9 @@ export class SessionService {
       return this.settle(sessionId, { sessionId, status: 'cancelled', result: 'Cancelled by the user.' });
     }
     const described = describeError(error);
-    this.emit({ type: 'error', sessionId, ...described });
+    const provider = this.live.get(sessionId)?.provider;
+    const params = provider && isLlmError(error) ? { ...described.params, provider } : described.params;
+    this.emit({ type: 'error', sessionId, ...described, ...(params ? { params } : {}) });
     return this.settle(sessionId, { sessionId, status: 'failed', result: described.message });
   }
 }

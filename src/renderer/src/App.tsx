@@ -9,6 +9,7 @@ import { ErrorBoundary } from './components/ErrorBoundary.js';
 import { LoadingPane } from './components/LoadingPane.js';
 import { lazyNamed } from './lib/lazy-named.js';
 import { Banners } from './shell/Banners.js';
+import { MissingToken } from './components/MissingToken.js';
 import { loadSessionPane } from './shell/load-session-pane.js';
 import { StartPane } from './shell/StartPane.js';
 import { SidePanel } from './shell/SidePanel.js';
@@ -27,6 +28,7 @@ export function App({ store }: { store: AppStore }) {
   const [draft, setDraft] = useState('');
   const [settingsTab, setSettingsTab] = useState<SettingsTab>();
   const [addingProvider, setAddingProvider] = useState(false);
+  const [editingProvider, setEditingProvider] = useState<string>();
   const [reviewing, setReviewing] = useState<string>();
   const [searchSignal, setSearchSignal] = useState<number>();
   const { attachments, attach, remove: removeAttachment, clear: clearAttachments } = useAttachments(store);
@@ -39,6 +41,11 @@ export function App({ store }: { store: AppStore }) {
   const answer = useCallback((askId: string, reply: string) => store.answer(askId, reply), [store]);
 
   useEffect(() => store.start(), [store]);
+  // an error's "open the provider's settings": on that provider's form when it is a saved one
+  const openProviderSettings = useCallback((provider: string | undefined) => {
+    setSettingsTab('providers');
+    setEditingProvider(provider);
+  }, []);
   const focusSearch = useCallback(() => setSearchSignal(Date.now()), []);
   useMenuCommands(store, { setSettingsTab, focusSearch });
   useAppShortcuts(store, { setSettingsTab, focusSearch });
@@ -56,6 +63,9 @@ export function App({ store }: { store: AppStore }) {
     },
     [store, attachments, clearAttachments],
   );
+
+  // the server refused this page's token (it restarted with a new one): say so, and how to get back in
+  if (state.connection === 'unauthorized') return <MissingToken refused />;
 
   return (
     <div className={`app-shell ${panel !== 'none' && view && !settingsTab ? 'with-panel' : ''}`}>
@@ -76,9 +86,11 @@ export function App({ store }: { store: AppStore }) {
               onClose={() => {
                 setSettingsTab(undefined);
                 setAddingProvider(false);
+                setEditingProvider(undefined);
               }}
               onSaved={() => void store.refresh()}
               startAdding={addingProvider}
+              editProvider={editingProvider}
               envModel={
                 state.appInfo?.defaultModel === 'override'
                   ? state.appInfo.models.find((choice) => choice.name === 'override')?.model
@@ -89,11 +101,23 @@ export function App({ store }: { store: AppStore }) {
         </main>
       ) : (
         <main className="main-pane">
-          <Banners store={store} state={state} noModel={Boolean(noModel && view)} />
+          <Banners
+            store={store}
+            state={state}
+            noModel={Boolean(noModel && view)}
+            onOpenProviderSettings={openProviderSettings}
+          />
           <ErrorBoundary resetKey={state.activeId}>
             {view ? (
               <Suspense fallback={<LoadingPane />}>
-                <SessionPane store={store} view={view} panel={panel} inReview={inReview} onReview={setReviewing} />
+                <SessionPane
+                  store={store}
+                  view={view}
+                  panel={panel}
+                  inReview={inReview}
+                  onReview={setReviewing}
+                  onOpenProviderSettings={openProviderSettings}
+                />
               </Suspense>
             ) : (
               <StartPane

@@ -6,6 +6,7 @@ export const REQUEST_NAMES = [
   'startTask',
   'cancel',
   'resume',
+  'retryTurn',
   'answer',
   'listSessions',
   'getSession',

@@ -17,13 +17,21 @@ export interface ServedApp {
   llm: FakeLlm;
   /** everything the server printed, for failure messages */
   logs(): string;
+  /** SIGKILL, as a crash or a power cut would: the data folder and the scripted model stay */
+  kill(): Promise<void>;
   stop(): Promise<void>;
 }
 
 export interface ServeOptions {
-  /** settings saved with `manus config set` before the server starts */
-  config?: Record<string, string>;
+  /** settings saved with `manus config set` before the server starts (a function gets the scripted model's URL) */
+  config?: Record<string, string> | ((llmBaseUrl: string) => Record<string, string>);
   env?: Record<string, string>;
+  /** serve this data folder (another server's, restarted); the caller removes it */
+  dataDir?: string;
+  /** listen here rather than on a free port (a restart on the same address) */
+  port?: number;
+  /** more flags for `manus serve` */
+  args?: string[];
 }
 
 /**
@@ -33,7 +41,7 @@ export interface ServeOptions {
 export async function serveApp(script: Script, options: ServeOptions = {}): Promise<ServedApp> {
   await ensureRendererBuilt();
   const llm = await startFakeLlm(script);
-  const dataDir = mkdtempSync(join(tmpdir(), 'manus-e2e-'));
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'manus-e2e-'));
   const env = {
     MANUS_DATA_DIR: dataDir,
     MANUS_LLM_BASE_URL: llm.baseUrl,
@@ -41,11 +49,16 @@ export async function serveApp(script: Script, options: ServeOptions = {}): Prom
     MANUS_LLM_MODEL: 'fake-model',
     ...options.env,
   };
-  for (const [key, value] of Object.entries(options.config ?? {})) {
+  const config = typeof options.config === 'function' ? options.config(llm.baseUrl) : (options.config ?? {});
+  for (const [key, value] of Object.entries(config)) {
     const result = await runCli(['config', 'set', key, value], env);
     if (result.code !== 0) throw new Error(`manus config set ${key} failed: ${result.stderr}`);
   }
-  const server = await startServerCli(['serve', '--port', '0'], env, SERVING_LINE);
+  const server = await startServerCli(
+    ['serve', '--port', String(options.port ?? 0), ...(options.args ?? [])],
+    env,
+    SERVING_LINE,
+  );
   const logs = () => server.stdout() + server.stderr();
   const url = SERVING_LINE.exec(logs())![1];
   const parsed = new URL(url);
@@ -56,10 +69,16 @@ export async function serveApp(script: Script, options: ServeOptions = {}): Prom
     dataDir,
     llm,
     logs,
+    kill: async () => {
+      if (server.child.exitCode !== null || server.child.signalCode !== null) return;
+      const exited = new Promise((resolve) => server.child.once('exit', resolve));
+      server.child.kill('SIGKILL');
+      await exited;
+    },
     stop: async () => {
       await server.stop();
       await llm.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

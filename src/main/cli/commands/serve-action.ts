@@ -11,9 +11,17 @@ import { createCliCore } from '../cli-core.js';
 import { startWebServer } from '../../server/web-server.js';
 import { findRendererDir } from '../../server/renderer-dir.js';
 import { exposureWarning } from '../../server/server-address.js';
-import type { ListenOptions } from './server-options.js';
+import { SERVE_TOKEN_ENV, type ListenOptions } from './server-options.js';
+import { serverToken } from './server-access.js';
+import { serveTokenPath, storedServeToken } from '../../server/stored-token.js';
 import type { RunEnvironmentOptions } from '../turn-options.js';
 import { runEnvironmentOf, type RunEnvironment } from '../run-environment.js';
+
+export interface ServeOptions extends ListenOptions, RunEnvironmentOptions {
+  token?: string;
+  /** replace the token kept in the data folder */
+  newToken?: boolean;
+}
 
 /** The core over the CLI's data folder, opened by the CLI and closed when serving stops. */
 export interface ServedCore {
@@ -74,11 +82,7 @@ function untilSignal(): Promise<void> {
 }
 
 /** `manus serve`: serves until Ctrl-C (or `deps.untilStopped`). */
-export async function serveApp(
-  deps: ServeDeps,
-  options: ListenOptions & RunEnvironmentOptions,
-  command: Command,
-): Promise<void> {
+export async function serveApp(deps: ServeDeps, options: ServeOptions, command: Command): Promise<void> {
   const print = deps.print ?? ((line: string) => process.stdout.write(`${line}\n`));
   const globals = command.optsWithGlobals<{ dataDir?: string }>();
   const rendererDir = findRendererDir();
@@ -100,15 +104,23 @@ export async function serveApp(
     version: deps.version,
   });
   let server;
+  let kept: boolean;
   try {
+    // --token, else MANUS_SERVE_TOKEN, else the one kept in the data folder
+    const access = serverToken(options.token, SERVE_TOKEN_ENV, process.env, () =>
+      storedServeToken(core.dataDir, { rotate: options.newToken }),
+    );
+    kept = !options.token && !process.env[SERVE_TOKEN_ENV];
     server = await startWebServer({
       api,
       rendererDir,
       port: options.port,
       host: options.host,
       allowedHosts: options.allowHost,
+      token: access.token,
     });
   } catch (error) {
+    await api.close();
     await core.close();
     throw error;
   }
@@ -116,6 +128,11 @@ export async function serveApp(
   if (warning) print(warning);
   print(`Manus is serving on ${server.url}`);
   print('Open that URL in a browser (the token in it is required). Press Ctrl+C to stop.');
+  if (kept) {
+    print(
+      `The token is kept in ${serveTokenPath(core.dataDir)}, so pages stay open across restarts; \`manus serve --new-token\` replaces it.`,
+    );
+  }
   await (deps.untilStopped ?? untilSignal)();
   await server.close();
   await api.close();

@@ -1,15 +1,19 @@
 import { TokenSchema, randomToken } from '../../server/request-guard.js';
 import { exposureWarning } from '../../server/server-address.js';
 
-/** The token from `--token`, else from `envName`, else a fresh one the caller must show once. */
+/**
+ * The token from `--token`, else from `envName`, else the caller's `kept` one (serve keeps one per data folder),
+ * else a fresh one the caller must show once.
+ */
 export function serverToken(
   flag: string | undefined,
   envName: string,
   env: NodeJS.ProcessEnv = process.env,
+  kept?: () => string,
 ): { token: string; generated: boolean } {
   if (flag) return { token: flag, generated: false };
   const fromEnv = env[envName];
-  if (!fromEnv) return { token: randomToken(), generated: true };
+  if (!fromEnv) return kept ? { token: kept(), generated: false } : { token: randomToken(), generated: true };
   const parsed = TokenSchema.safeParse(fromEnv);
   if (!parsed.success) {
     throw Object.assign(new Error(`${envName}: ${parsed.error.issues[0]?.message ?? 'invalid token'}`), {

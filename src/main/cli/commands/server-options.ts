@@ -6,6 +6,7 @@ export const DEFAULT_LISTEN_ADDRESS = '127.0.0.1';
 /** The variables `--token` defaults to, one per server command. */
 export const MCP_TOKEN_ENV = 'MANUS_MCP_TOKEN';
 export const A2A_TOKEN_ENV = 'MANUS_A2A_TOKEN';
+export const SERVE_TOKEN_ENV = 'MANUS_SERVE_TOKEN';
 
 /** The values of the flags `addListenOptions` adds. */
 export interface ListenOptions {

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useTranslation } from 'react-i18next';
 import type { TimelineItem } from '../state/session-view.js';
+import type { TurnEnd } from '../state/turn-end.js';
 import { TimelineRow, type RowActions } from './timeline/TimelineRow.js';
 import './timeline/timeline.css';
 
@@ -21,6 +22,10 @@ export function MessageList({
   items,
   live,
   onAnswer,
+  turnEnd,
+  onRetry,
+  onResume,
+  onOpenProviderSettings,
   hasOlder = false,
   onNearTop,
 }: {
@@ -28,6 +33,11 @@ export function MessageList({
   items: TimelineItem[];
   live: boolean;
   onAnswer: (askId: string, answer: string) => Promise<void>;
+  /** the last turn's end when it did not finish: the way back goes on it */
+  turnEnd?: TurnEnd;
+  onRetry?: () => Promise<void>;
+  onResume?: () => Promise<void>;
+  onOpenProviderSettings?: (provider: string | undefined) => void;
   /** events before the first item are stored and not loaded yet */
   hasOlder?: boolean;
   onNearTop?: () => void;
@@ -58,8 +68,16 @@ export function MessageList({
   }, []);
 
   const actions: RowActions = useMemo(
-    () => ({ isOpen: (key) => openCards.has(key), toggle, answer: onAnswer }),
-    [openCards, toggle, onAnswer],
+    () => ({
+      isOpen: (key) => openCards.has(key),
+      toggle,
+      answer: onAnswer,
+      turnEnd,
+      retry: onRetry,
+      resume: onResume,
+      openProviderSettings: onOpenProviderSettings,
+    }),
+    [openCards, toggle, onAnswer, turnEnd, onRetry, onResume, onOpenProviderSettings],
   );
 
   const last = items.at(-1);

@@ -110,7 +110,7 @@ export const en = {
   },
   problems: {
     no_key: {
-      title: 'No language model is set up',
+      title: 'The language model’s API key is missing or refused',
       fix: 'Add a provider with its API key in Settings, or set MANUS_LLM_API_KEY and MANUS_LLM_MODEL (and MANUS_LLM_BASE_URL for a compatible endpoint) before starting Manus.',
     },
     endpoint_down: {
@@ -137,6 +137,129 @@ export const en = {
       fix: 'Add a provider in Settings, or run `manus config set llm.apiKey …` and `manus config set llm.model …`.',
     },
     dismiss: 'Dismiss',
+  },
+  coreMessages: {
+    details: 'Details',
+    attempts_one: 'Tried {{count}} time.',
+    attempts_other: 'Tried {{count}} times.',
+    openProvider: 'Open the settings of {{provider}}',
+    openProviders: 'Open model settings',
+    errors: {
+      unauthorized: {
+        title: 'The provider rejected the API key',
+        fix: 'The key is wrong, expired or revoked: enter a valid key in the provider’s settings, then retry.',
+      },
+      forbidden: {
+        title: 'The API key has no access to this model',
+        fix: 'Check the account, project or region of the key, or pick another model.',
+      },
+      no_api_key: {
+        title: 'No API key is set for this provider',
+        fix: 'Enter the key in the provider’s settings, then retry.',
+      },
+      not_found: {
+        title: 'The model or the provider’s address was not found',
+        fix: 'Check the model name and the base URL (it usually ends with /v1), then retry.',
+      },
+      bad_request: {
+        title: 'The provider refused the request',
+        fix: 'Check the model settings (model name, max tokens), then retry.',
+      },
+      invalid_config: {
+        title: 'The provider’s settings are incomplete',
+        fix: 'Fix the provider, base URL or model in Settings, then retry.',
+      },
+      no_llm: {
+        title: 'No language model is set up',
+        fix: 'Add a provider with its API key in Settings.',
+      },
+      context_length: {
+        title: 'The conversation is too long for this model',
+        fix: 'Start a new session, or pick a model with a larger context window.',
+      },
+      rate_limited: {
+        title: 'The provider is limiting requests',
+        fix: 'Wait a moment and retry, or raise the limits of your plan.',
+        fixAfterWait:
+          'The provider asks to wait {{retryAfterSeconds}} s: retry after that, or raise the limits of your plan.',
+      },
+      server_error: {
+        title: 'The provider’s server failed',
+        fix: 'This usually passes: retry in a moment, or pick another model.',
+      },
+      network: {
+        title: 'Could not reach the model provider',
+        fix: 'Check your network connection and the provider’s address, then retry.',
+      },
+      network_refused: {
+        title: 'The model provider refused the connection',
+        fix: 'Nothing answers at the provider’s address: check that its server is running (for a local model, start Ollama, LM Studio or vLLM), then retry.',
+      },
+      network_dns: {
+        title: 'The model provider’s address could not be found',
+        fix: 'Check your internet connection and the provider’s address (base URL), then retry.',
+      },
+      timeout: {
+        title: 'The model did not answer in time',
+        fix: 'Retry, or raise the request timeout in the provider’s settings.',
+      },
+      empty_reply: {
+        title: 'The model gave an empty answer',
+        fix: 'Retry, or pick another model.',
+      },
+      no_tool_support: {
+        title: 'This model cannot use tools',
+        fix: 'Pick a model that supports tool calling, or turn tool calling off in the provider’s settings.',
+      },
+      busy: {
+        title: 'This session is still running',
+        fix: 'Stop it or wait for it to finish.',
+      },
+      not_waiting: {
+        title: 'Nothing is waiting for this answer any more',
+        fix: 'The question was answered or the run stopped.',
+      },
+      offline: {
+        title: 'The Manus server is not reachable',
+        fix: 'Start it again with `manus serve` and reload this page.',
+      },
+    },
+    notices: {
+      resumed: 'Resuming where the session stopped.',
+      image_dropped_one: '{{count}} image left out: {{model}} does not take images.',
+      image_dropped_other: '{{count}} images left out: {{model}} does not take images.',
+      no_tool_support: '{{model}} cannot call tools directly: the tools are described in its prompt instead.',
+      context_fitted: 'The conversation was shortened to fit the context window of {{model}}.',
+      local_sandbox:
+        'The sandbox is in local mode: Python and shell commands run directly on this computer, without isolation. Switch it to Docker in Settings to isolate them.',
+      agent_stuck: 'The agent repeated itself and was asked to try another way.',
+    },
+    retryReasons: {
+      rate_limited: 'The provider is limiting requests.',
+      server_error: 'The provider’s server failed.',
+      network: 'Could not reach the model provider.',
+      timeout: 'The model did not answer in time.',
+      empty_reply: 'The model gave an empty answer.',
+      other: 'The model request failed.',
+    },
+    retryIn_one: 'Retrying in {{count}} second (attempt {{attempt}} of {{maxAttempts}}).',
+    retryIn_other: 'Retrying in {{count}} seconds (attempt {{attempt}} of {{maxAttempts}}).',
+    retryingNow: 'Retrying now (attempt {{attempt}} of {{maxAttempts}})…',
+    retried: 'Tried again (attempt {{attempt}} of {{maxAttempts}}).',
+    turnEnd: {
+      cancelled: 'You stopped this run.',
+      interrupted:
+        'Manus stopped while this was running (the app was closed, restarted or crashed). Nothing ran after that point.',
+      retry: 'Retry',
+      retryHint: 'Send the same message again, with its attachments, in the same mode',
+      resumeHint: 'Continue the run (or its plan) from where it stopped',
+    },
+    token: {
+      refusedTitle: 'The Manus server restarted',
+      refusedBody:
+        'It no longer accepts this page’s access token: it was started again with a new one. Open the address that `manus serve` printed when it started (it carries the new token).',
+      safe: 'Your sessions are kept in the data folder: nothing was lost.',
+    },
   },
   crash: {
     title: 'This view crashed',

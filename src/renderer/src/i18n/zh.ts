@@ -114,7 +114,7 @@ export const zh: Translation<typeof en> = {
   },
   problems: {
     no_key: {
-      title: '还没有设置语言模型',
+      title: '语言模型的 API 密钥缺失或被拒绝',
       fix: '在“设置”中添加一个服务商及其 API 密钥，或在启动 Manus 前设置 MANUS_LLM_API_KEY 和 MANUS_LLM_MODEL（兼容端点还需 MANUS_LLM_BASE_URL）。',
     },
     endpoint_down: {
@@ -141,6 +141,127 @@ export const zh: Translation<typeof en> = {
       fix: '在“设置”中添加服务商，或运行 `manus config set llm.apiKey …` 和 `manus config set llm.model …`。',
     },
     dismiss: '关闭',
+  },
+  coreMessages: {
+    details: '详细信息',
+    attempts_one: '已尝试 {{count}} 次。',
+    attempts_other: '已尝试 {{count}} 次。',
+    openProvider: '打开 {{provider}} 的设置',
+    openProviders: '打开模型设置',
+    errors: {
+      unauthorized: {
+        title: '服务商拒绝了 API 密钥',
+        fix: '密钥错误、已过期或已被吊销：请在该服务商的设置中填写有效的密钥，然后重试。',
+      },
+      forbidden: {
+        title: '此 API 密钥无权使用这个模型',
+        fix: '请检查密钥所属的账号、项目或区域，或换一个模型。',
+      },
+      no_api_key: {
+        title: '这个服务商还没有设置 API 密钥',
+        fix: '请在该服务商的设置中填写密钥，然后重试。',
+      },
+      not_found: {
+        title: '找不到模型或服务商地址',
+        fix: '请检查模型名称和 Base URL（通常以 /v1 结尾），然后重试。',
+      },
+      bad_request: {
+        title: '服务商拒绝了这次请求',
+        fix: '请检查模型设置（模型名称、最大 token 数），然后重试。',
+      },
+      invalid_config: {
+        title: '服务商设置不完整',
+        fix: '请在“设置”中修正服务商、Base URL 或模型，然后重试。',
+      },
+      no_llm: {
+        title: '还没有设置语言模型',
+        fix: '请在“设置”中添加一个服务商及其 API 密钥。',
+      },
+      context_length: {
+        title: '对话太长，超出了这个模型的上下文',
+        fix: '请新建一个会话，或换一个上下文窗口更大的模型。',
+      },
+      rate_limited: {
+        title: '服务商正在限制请求频率',
+        fix: '请稍等片刻再重试，或提高你的套餐限额。',
+        fixAfterWait: '服务商要求等待 {{retryAfterSeconds}} 秒：请在那之后重试，或提高你的套餐限额。',
+      },
+      server_error: {
+        title: '服务商的服务器出错了',
+        fix: '这通常是暂时的：请稍后重试，或换一个模型。',
+      },
+      network: {
+        title: '无法连接模型服务商',
+        fix: '请检查网络连接和服务商地址，然后重试。',
+      },
+      network_refused: {
+        title: '模型服务商拒绝了连接',
+        fix: '服务商地址上没有服务在响应：请确认其服务器正在运行（本地模型请先启动 Ollama、LM Studio 或 vLLM），然后重试。',
+      },
+      network_dns: {
+        title: '找不到模型服务商的地址',
+        fix: '请检查网络连接和服务商地址（Base URL），然后重试。',
+      },
+      timeout: {
+        title: '模型没有及时回答',
+        fix: '请重试，或在该服务商的设置中调高请求超时。',
+      },
+      empty_reply: {
+        title: '模型返回了空回答',
+        fix: '请重试，或换一个模型。',
+      },
+      no_tool_support: {
+        title: '这个模型不能使用工具',
+        fix: '请换一个支持工具调用的模型，或在该服务商的设置中关闭工具调用。',
+      },
+      busy: {
+        title: '这个会话仍在运行',
+        fix: '请先停止它，或等它结束。',
+      },
+      not_waiting: {
+        title: '已经没有在等待这个回答了',
+        fix: '问题已被回答，或运行已经停止。',
+      },
+      offline: {
+        title: '无法连接 Manus 服务器',
+        fix: '请重新运行 `manus serve` 并刷新此页面。',
+      },
+    },
+    notices: {
+      resumed: '从会话停止的地方继续。',
+      image_dropped_one: '已略去 {{count}} 张图片：{{model}} 不支持图片输入。',
+      image_dropped_other: '已略去 {{count}} 张图片：{{model}} 不支持图片输入。',
+      no_tool_support: '{{model}} 不能直接调用工具：工具已改为写在提示中。',
+      context_fitted: '对话已被缩短，以适应 {{model}} 的上下文窗口。',
+      local_sandbox:
+        '沙箱处于本地模式：Python 和 shell 命令直接在这台电脑上运行，没有隔离。可在“设置”中切换到 Docker 以隔离它们。',
+      agent_stuck: '智能体在重复自己，已要求它换一种做法。',
+    },
+    retryReasons: {
+      rate_limited: '服务商正在限制请求频率。',
+      server_error: '服务商的服务器出错了。',
+      network: '无法连接模型服务商。',
+      timeout: '模型没有及时回答。',
+      empty_reply: '模型返回了空回答。',
+      other: '模型请求失败。',
+    },
+    retryIn_one: '{{count}} 秒后重试（第 {{attempt}} 次，共 {{maxAttempts}} 次）。',
+    retryIn_other: '{{count}} 秒后重试（第 {{attempt}} 次，共 {{maxAttempts}} 次）。',
+    retryingNow: '正在重试（第 {{attempt}} 次，共 {{maxAttempts}} 次）…',
+    retried: '已重试（第 {{attempt}} 次，共 {{maxAttempts}} 次）。',
+    turnEnd: {
+      cancelled: '你停止了这次运行。',
+      interrupted: '运行期间 Manus 停止了（应用被关闭、重启或崩溃）。从那之后没有再执行任何操作。',
+      retry: '重试',
+      retryHint: '以相同的模式再次发送同一条消息（包括其附件）',
+      resumeHint: '从停止的地方继续运行（或继续其计划）',
+    },
+    token: {
+      refusedTitle: 'Manus 服务器已重启',
+      refusedBody:
+        '它不再接受此页面的访问令牌：服务器已用新令牌重新启动。请打开 `manus serve` 启动时打印的地址（其中带有新令牌）。',
+      safe: '你的会话都保存在数据文件夹中，没有丢失任何内容。',
+    },
   },
   crash: {
     title: '这个视图崩溃了',

@@ -1,8 +1,9 @@
-import { Suspense, useCallback } from 'react';
+import { Suspense, useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AppStore } from '../state/app-store.js';
 import type { SessionView } from '../state/session-view.js';
 import { hasOlderEvents } from '../state/session-window.js';
+import { withTurnEnd } from '../state/turn-end.js';
 import { SessionHeader, type PanelChoice } from '../components/SessionHeader.js';
 import { MessageList } from '../components/MessageList.js';
 import { LoadingPane } from '../components/LoadingPane.js';
@@ -18,17 +19,22 @@ export function SessionPane({
   panel,
   inReview,
   onReview,
+  onOpenProviderSettings,
 }: {
   store: AppStore;
   view: SessionView;
   panel: PanelChoice;
   inReview: boolean;
   onReview: (sessionId: string | undefined) => void;
+  onOpenProviderSettings: (provider: string | undefined) => void;
 }) {
   const { t } = useTranslation();
   const running = view.status === 'running';
   const answer = useCallback(async (askId: string, reply: string) => void (await store.answer(askId, reply)), [store]);
   const loadOlder = useCallback(() => void store.loadOlder(view.sessionId), [store, view.sessionId]);
+  const retry = useCallback(() => store.retry(), [store]);
+  const resume = useCallback(() => store.resume(), [store]);
+  const timeline = useMemo(() => withTurnEnd(view), [view]);
   return (
     <>
       <SessionHeader
@@ -66,9 +72,13 @@ export function SessionPane({
       ) : view.items.length > 0 ? (
         <MessageList
           sessionId={view.sessionId}
-          items={view.items}
+          items={timeline.items}
           live={running}
           onAnswer={answer}
+          turnEnd={timeline.end}
+          onRetry={retry}
+          onResume={resume}
+          onOpenProviderSettings={onOpenProviderSettings}
           hasOlder={hasOlderEvents(view)}
           onNearTop={loadOlder}
         />

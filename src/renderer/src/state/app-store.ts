@@ -80,6 +80,8 @@ export class AppStore {
       this.client.onEvent((event) => this.enqueue(event)),
       this.client.onCommand((command) => this.runCommand(command)),
       this.client.onConnection((connection) => {
+        // a refused token stays refused: the event stream's reconnect attempts do not hide it
+        if (this.state.connection === 'unauthorized' && connection !== 'connected') return;
         this.set({ connection });
         if (connection === 'connected') void this.catchUp();
       }),
@@ -199,6 +201,17 @@ export class AppStore {
     if (!sessionId) return;
     try {
       await this.client.call('resume', { sessionId });
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  /** The open session's last message sent again, in its mode, with its attachments. */
+  async retry(): Promise<void> {
+    const sessionId = this.state.activeId;
+    if (!sessionId) return;
+    try {
+      await this.client.call('retryTurn', { sessionId });
     } catch (error) {
       this.fail(error);
     }

@@ -3,6 +3,7 @@ import type {
   CoreEvent,
   CoreEventOf,
   Image,
+  MessageParams,
   PlanSnapshot,
   SessionInfo,
   SessionStatus,
@@ -74,6 +75,7 @@ export interface ErrorItem {
   code: string;
   message: string;
   hint?: string;
+  params?: MessageParams;
 }
 
 export interface NoticeItem {
@@ -84,6 +86,7 @@ export interface NoticeItem {
   level: 'info' | 'warning';
   code: string;
   text: string;
+  params?: MessageParams;
 }
 
 export interface StepItem {
@@ -105,7 +108,7 @@ export interface DoneItem {
   ts: number;
   status: SessionStatus;
   result: string;
-  /** the result is the reply just shown above it: the card then shows only the outcome */
+  /** the result is the reply or the error just shown above it: the card then shows only the outcome */
   repeatsLastMessage: boolean;
 }
 
@@ -219,6 +222,8 @@ function applyOne(draft: SessionView, event: CoreEvent): void {
     case 'session':
       draft.session = event.session;
       draft.status = event.session.status;
+      // a run whose process died ends here: nothing is streaming or calling any more
+      if (event.session.status === 'interrupted') endStreaming(draft);
       draft.title = draft.title ?? event.session.title;
       if (event.action === 'updated' || event.action === 'created') draft.title = event.session.title;
       return;
@@ -249,6 +254,8 @@ function applyOne(draft: SessionView, event: CoreEvent): void {
     case 'step':
       return applyStep(draft, event);
     case 'error':
+      // the countdown of a retry that was the last attempt: the error says how it ended
+      if (isRetryNotice(draft.items.at(-1))) draft.items.pop();
       draft.items.push({
         kind: 'error',
         key: `error:${event.seq}`,
@@ -257,9 +264,12 @@ function applyOne(draft: SessionView, event: CoreEvent): void {
         code: event.code,
         message: event.message,
         hint: event.hint,
+        params: event.params,
       });
       return;
     case 'notice':
+      // one live retry notice per wait, not one per attempt
+      if (event.code === 'retrying' && isRetryNotice(draft.items.at(-1))) draft.items.pop();
       draft.items.push({
         kind: 'notice',
         key: `notice:${event.seq}`,
@@ -268,6 +278,7 @@ function applyOne(draft: SessionView, event: CoreEvent): void {
         level: event.level,
         code: event.code,
         text: event.text,
+        params: event.params,
       });
       return;
     case 'done':
@@ -280,7 +291,7 @@ function applyOne(draft: SessionView, event: CoreEvent): void {
         ts: event.ts,
         status: event.status,
         result: event.result,
-        repeatsLastMessage: lastAssistantText(draft)?.trim() === event.result.trim(),
+        repeatsLastMessage: repeatsWhatWasShown(draft, event.result),
       });
       endStreaming(draft);
       if (draft.activity) draft.activity = { ...draft.activity, phase: 'idle' };
@@ -458,6 +469,17 @@ const STEP_STATUS_OF_ACTION = {
   failed: 'blocked',
   blocked: 'blocked',
 } as const;
+
+function isRetryNotice(item: TimelineItem | undefined): boolean {
+  return item?.kind === 'notice' && item.code === 'retrying';
+}
+
+/** A turn's result that repeats its last reply, or the error it failed with: shown once, above. */
+function repeatsWhatWasShown(draft: SessionView, result: string): boolean {
+  const last = draft.items.at(-1);
+  if (last?.kind === 'error' && last.message.trim() === result.trim()) return true;
+  return lastAssistantText(draft)?.trim() === result.trim();
+}
 
 function lastAssistantText(draft: SessionView): string | undefined {
   for (let position = draft.items.length - 1; position >= 0; position -= 1) {

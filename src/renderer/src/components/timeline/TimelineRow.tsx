@@ -1,9 +1,13 @@
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TimelineItem } from '../../state/session-view.js';
+import type { TurnEnd as TurnEndState } from '../../state/turn-end.js';
+import { readableNotice } from '../../lib/core-messages.js';
 import { MessageRow } from './MessageRow.js';
 import { ToolCard } from './ToolCard.js';
 import { AskCard } from './AskCard.js';
+import { TurnEnd } from './TurnEnd.js';
+import { RetryNotice } from './RetryNotice.js';
 import { ProblemBanner } from '../ProblemBanner.js';
 import { Markdown } from '../Markdown.js';
 import './timeline.css';
@@ -13,6 +17,12 @@ export interface RowActions {
   isOpen: (key: string) => boolean;
   toggle: (key: string) => void;
   answer: (askId: string, answer: string) => Promise<void>;
+  /** the last turn's end when it did not finish: its card gets Retry and Resume */
+  turnEnd?: TurnEndState;
+  retry?: () => Promise<void>;
+  resume?: () => Promise<void>;
+  /** absent where settings cannot open (a review): the error then shows no button */
+  openProviderSettings?: (provider: string | undefined) => void;
 }
 
 export const TimelineRow = memo(function TimelineRow({
@@ -36,9 +46,22 @@ export const TimelineRow = memo(function TimelineRow({
     case 'ask':
       return <AskCard item={item} onAnswer={actions.answer} />;
     case 'error':
-      return <ProblemBanner code={item.code} message={item.message} hint={item.hint} />;
+      return (
+        <ProblemBanner
+          code={item.code}
+          message={item.message}
+          hint={item.hint}
+          params={item.params}
+          onOpenProviderSettings={actions.openProviderSettings}
+        />
+      );
     case 'notice':
-      return <div className={`notice notice-${item.level}`}>{item.text}</div>;
+      if (item.code === 'retrying' && item.params) return <RetryNotice item={item} live={live} />;
+      return (
+        <div className={`notice notice-${item.level}`} data-code={item.code}>
+          {readableNotice(t, item.code, item.text, item.params)}
+        </div>
+      );
     case 'step':
       return (
         <div className={`step-marker step-${item.action}`}>
@@ -48,6 +71,9 @@ export const TimelineRow = memo(function TimelineRow({
         </div>
       );
     case 'done':
+      if (actions.turnEnd?.key === item.key && actions.retry && actions.resume) {
+        return <TurnEnd item={item} end={actions.turnEnd} onRetry={actions.retry} onResume={actions.resume} />;
+      }
       return (
         <article className={`done-card done-${item.status}`}>
           <header>{t(`done.${item.status}`)}</header>

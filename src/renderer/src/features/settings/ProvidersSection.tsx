@@ -5,11 +5,19 @@ import type { SectionProps } from './settings-types.js';
 import { draftOf, entryOf, type ProviderDraft } from './provider-draft.js';
 import { ProviderForm } from './ProviderForm.js';
 
-export function ProvidersSection({ client, settings, save, startAdding }: SectionProps & { startAdding?: boolean }) {
+export function ProvidersSection({
+  client,
+  settings,
+  save,
+  startAdding,
+  startEditing,
+}: SectionProps & { startAdding?: boolean; startEditing?: string }) {
   const { t } = useTranslation();
-  const [editing, setEditing] = useState<ProviderDraft | undefined>(() =>
-    startAdding || Object.keys(settings.llms).length === 0 ? draftOf(undefined) : undefined,
-  );
+  const [editing, setEditing] = useState<ProviderDraft | undefined>(() => {
+    const asked = startEditing ? settings.llms[startEditing] : undefined;
+    if (asked) return draftOf(startEditing, asked);
+    return startAdding || Object.keys(settings.llms).length === 0 ? draftOf(undefined) : undefined;
+  });
   const [deleting, setDeleting] = useState<string>();
   const names = Object.keys(settings.llms);
 

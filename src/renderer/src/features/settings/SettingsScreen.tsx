@@ -29,6 +29,7 @@ export function SettingsScreen({
   onClose,
   onSaved,
   startAdding,
+  editProvider,
   envModel,
 }: {
   client: ManusClient;
@@ -39,6 +40,8 @@ export function SettingsScreen({
   onSaved: () => void;
   /** open the "add provider" form at once (first run) */
   startAdding?: boolean;
+  /** open this saved provider's form at once (an error about its key or model) */
+  editProvider?: string;
   /** the model environment variables put in place of the saved default (MANUS_LLM_*), if any */
   envModel?: string;
 }) {
@@ -106,7 +109,14 @@ export function SettingsScreen({
                     {t('settings.providers.envOverride', { model: envModel })}
                   </p>
                 ) : null}
-                <ProvidersSection client={client} settings={settings} save={save} startAdding={startAdding} />
+                <ProvidersSection
+                  key={editProvider}
+                  client={client}
+                  settings={settings}
+                  save={save}
+                  startAdding={startAdding}
+                  startEditing={editProvider}
+                />
               </>
             ) : null}
             {tab === 'mcp' ? <McpSection client={client} settings={settings} save={save} /> : null}

@@ -1,0 +1,71 @@
+import type { TFunction } from 'i18next';
+import type { MessageParams } from '../../../shared/events.js';
+import { recogniseProblem } from './problems.js';
+
+/**
+ * The core's coded messages (errors, notices) in the UI's language. The core sends a stable code, parameters, and an
+ * English text; a code this renderer knows is translated with the parameters, anything else keeps the English text
+ * (an older or newer core, a session stored before codes had parameters).
+ */
+
+/** An error as the person reads it: what happened, what to do, and which fix the UI can open for them. */
+export interface ReadableProblem {
+  title: string;
+  fix?: string;
+  /** the error is about the provider's settings: the UI offers to open them */
+  opensProviderSettings: boolean;
+  /** the title and fix came from the code: the core's own text is detail, not the reason */
+  coded: boolean;
+}
+
+/** errors whose fix is in the provider's settings (its key, model name, address) */
+const PROVIDER_SETTINGS_CODES = new Set([
+  'unauthorized',
+  'forbidden',
+  'no_api_key',
+  'not_found',
+  'invalid_config',
+  'bad_request',
+  'no_tool_support',
+  'no_llm',
+]);
+
+/** `network` errors have one text per thing the connection ran into */
+function errorKey(code: string, params: MessageParams): string {
+  if (code !== 'network') return code;
+  const reason = params.reason;
+  return reason === 'refused' || reason === 'dns' ? `network_${reason}` : 'network';
+}
+
+export function readableProblem(
+  t: TFunction,
+  code: string,
+  message: string,
+  params: MessageParams = {},
+  hint?: string,
+): ReadableProblem {
+  const key = `coreMessages.errors.${errorKey(code, params)}`;
+  const opensProviderSettings = PROVIDER_SETTINGS_CODES.has(code);
+  if (t(`${key}.title`, { defaultValue: '' })) {
+    const waits = typeof params.retryAfterSeconds === 'number';
+    const fix = t(waits ? `${key}.fixAfterWait` : `${key}.fix`, { ...params, defaultValue: t(`${key}.fix`, params) });
+    return { title: t(`${key}.title`, params), fix, opensProviderSettings, coded: true };
+  }
+  // a code this renderer has no text for: recognised by its words, else said as the core said it
+  const known = recogniseProblem(code, message);
+  if (known) {
+    const fix = hint ?? t(`problems.${known}.fix`);
+    return { title: t(`problems.${known}.title`), fix, opensProviderSettings, coded: false };
+  }
+  return { title: t('problems.generic.title'), fix: hint, opensProviderSettings, coded: false };
+}
+
+/** notices whose translation names things only the parameters carry */
+const NOTICES_WITH_PARAMS = new Set(['image_dropped', 'no_tool_support', 'context_fitted']);
+
+/** A notice's text in the UI's language; the English text when its code has none. */
+export function readableNotice(t: TFunction, code: string, text: string, params?: MessageParams): string {
+  // a notice stored before it had parameters keeps its own words: its numbers and names are only in its text
+  if (NOTICES_WITH_PARAMS.has(code) && !params) return text;
+  return t(`coreMessages.notices.${code}`, { ...params, defaultValue: text });
+}
