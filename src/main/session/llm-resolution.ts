@@ -16,9 +16,28 @@ export class NoLlmConfiguredError extends Error {
  */
 export function resolveLlmConfig(settings: AppSettings, requested?: string): LlmConfig {
   const names = Object.keys(settings.llms);
-  if (requested && settings.llms[requested]) return settings.llms[requested];
+  if (requested && settings.llms[requested]) return withImageDetail(settings, settings.llms[requested]);
   const defaultName = settings.defaultLlm && settings.llms[settings.defaultLlm] ? settings.defaultLlm : names[0];
   if (!defaultName) throw new NoLlmConfiguredError();
-  const base = settings.llms[defaultName];
+  const base = withImageDetail(settings, settings.llms[defaultName]);
   return requested ? LlmConfigSchema.parse({ ...base, model: requested }) : base;
+}
+
+/** A provider's own image detail wins; else the app's. */
+function withImageDetail(settings: AppSettings, config: LlmConfig): LlmConfig {
+  return { ...config, imageDetail: config.imageDetail ?? settings.imageDetail };
+}
+
+export type VisionLlmChoice =
+  | { kind: 'none' }
+  /** visionLlm names a provider that is not configured (deleted, renamed by hand) */
+  | { kind: 'missing'; name: string }
+  | { kind: 'configured'; name: string; config: LlmConfig };
+
+/** The provider the settings name to describe images for models that cannot see them. */
+export function resolveVisionLlmConfig(settings: AppSettings): VisionLlmChoice {
+  const name = settings.visionLlm;
+  if (!name) return { kind: 'none' };
+  const config = settings.llms[name];
+  return config ? { kind: 'configured', name, config: withImageDetail(settings, config) } : { kind: 'missing', name };
 }

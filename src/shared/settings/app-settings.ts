@@ -5,6 +5,7 @@ import { BrowserSettingsSchema } from './browser-settings.js';
 import { SearchSettingsSchema } from './search-settings.js';
 import { McpSettingsSchema } from './mcp-settings.js';
 import { ApprovalSettingsSchema } from './approval-settings.js';
+import { ImageDetailSchema } from './vision-settings.js';
 
 export const AgentSettingsSchema = z.object({
   maxSteps: z.number().int().positive().default(20),
@@ -20,7 +21,10 @@ export const AppSettingsSchema = z.object({
   /** named LLM providers; `defaultLlm` names the one sessions use */
   llms: z.record(z.string(), LlmConfigSchema).default({}),
   defaultLlm: z.string().optional(),
+  /** the provider that describes images (screenshots, charts) for a session model that cannot see them */
   visionLlm: z.string().optional(),
+  /** the `detail` of images sent to models that see, unless a provider sets its own */
+  imageDetail: ImageDetailSchema.default('auto'),
   agent: AgentSettingsSchema.default(AgentSettingsSchema.parse({})),
   sandbox: SandboxSettingsSchema.default(SandboxSettingsSchema.parse({})),
   browser: BrowserSettingsSchema.default(BrowserSettingsSchema.parse({})),
