@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CoreEvent, Image } from '../../src/shared/events.js';
+import { AppSettingsSchema } from '../../src/shared/settings/app-settings.js';
 import type { LlmConfigInput } from '../../src/shared/settings/llm-config.js';
 import { defineTool, toolOutput, type AnyTool } from '../../src/main/tool/tool.js';
 import { startFakeLlm, type FakeReply, type ScriptRequest } from '../support/fake-llm/index.js';
@@ -171,7 +172,15 @@ describe('images for a main model that cannot see', () => {
     expect(notices(h, 'image_dropped')).toHaveLength(1);
   });
 
-  it('a visionLlm that names no configured provider is said to be missing', async () => {
+  it('a visionLlm that names no configured provider is refused where it is set', () => {
+    const parsed = AppSettingsSchema.safeParse({ visionLlm: 'gone' });
+    expect(parsed.error?.issues).toMatchObject([
+      { path: ['visionLlm'], message: '"gone" is not a configured provider (add it under llms first)' },
+    ]);
+    expect(AppSettingsSchema.safeParse({ visionLlm: 'eyes', llms: { eyes: VISION_PROVIDER } }).success).toBe(true);
+  });
+
+  it('a vision model that does not take images is said so, and not asked', async () => {
     const seen: Body[] = [];
     const h = await start(
       twoModels(
@@ -181,12 +190,15 @@ describe('images for a main model that cannot see', () => {
         },
         () => ({ text: 'never asked' }),
       ),
-      { visionLlm: 'gone' },
-      null,
+      {},
+      { ...VISION_PROVIDER, vision: false },
     );
     const { done } = h.service.start({ task: 'Look at the badge' });
     expect(await done).toMatchObject({ status: 'finished' });
-    expect(toolMessages(seen[1]!)[0]).toContain('the vision model "gone" is not a configured provider');
+    expect(h.llm.chatRequests.some((r) => r.body.model === VISION_MODEL)).toBe(false);
+    expect(toolMessages(seen[1]!)[0]).toContain(
+      'left out: test-model cannot see images and the vision model "eyes" (eyes-model) does not take images',
+    );
   });
 
   it('a main model that sees gets the image itself, with the detail setting, and no description is asked for', async () => {

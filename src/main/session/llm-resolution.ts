@@ -28,16 +28,9 @@ function withImageDetail(settings: AppSettings, config: LlmConfig): LlmConfig {
   return { ...config, imageDetail: config.imageDetail ?? settings.imageDetail };
 }
 
-export type VisionLlmChoice =
-  | { kind: 'none' }
-  /** visionLlm names a provider that is not configured (deleted, renamed by hand) */
-  | { kind: 'missing'; name: string }
-  | { kind: 'configured'; name: string; config: LlmConfig };
-
-/** The provider the settings name to describe images for models that cannot see them. */
-export function resolveVisionLlmConfig(settings: AppSettings): VisionLlmChoice {
+/** The provider the settings name to describe images for models that cannot see them (the schema checks it exists). */
+export function resolveVisionLlmConfig(settings: AppSettings): { name: string; config: LlmConfig } | undefined {
   const name = settings.visionLlm;
-  if (!name) return { kind: 'none' };
-  const config = settings.llms[name];
-  return config ? { kind: 'configured', name, config: withImageDetail(settings, config) } : { kind: 'missing', name };
+  const config = name ? settings.llms[name] : undefined;
+  return name && config ? { name, config: withImageDetail(settings, config) } : undefined;
 }

@@ -332,10 +332,7 @@ export class SessionService {
   private imageSight(sessionId: string, live: LiveSession, settings: AppSettings, llm: Llm): ImageSight | undefined {
     if (llm.supportsVision) return undefined;
     const vision = resolveVisionLlmConfig(settings);
-    if (vision.kind === 'none') return noVisionModel(llm.model);
-    if (vision.kind === 'missing') {
-      return unusableVisionModel(llm.model, `the vision model "${vision.name}" is not a configured provider`);
-    }
+    if (!vision) return noVisionModel(llm.model);
     const visionLlm = this.sessionLlm(sessionId, live, vision.config);
     if (!visionLlm.supportsVision) {
       return unusableVisionModel(
