@@ -105,5 +105,8 @@ describe('images and vision', () => {
     const blind = createTokenCounter('gpt-4o', { vision: false });
     const message = { role: 'user' as const, content: 'see', images: [png(1024, 1024)] };
     expect(withImage.message(message) - blind.message(message)).toBe(765);
+    // low detail is one 512-px look whatever the size
+    const lowDetail = createTokenCounter('gpt-4o', { vision: true, imageDetail: 'low' });
+    expect(lowDetail.message(message) - blind.message(message)).toBe(85);
   });
 });

@@ -45,6 +45,8 @@ export async function startCoreHarness(
   const settings = AppSettingsSchema.parse({
     ...options.settings,
     llms: {
+      // more providers (a vision model) beside the test model
+      ...options.settings?.llms,
       test: {
         provider: 'openai',
         model: 'test-model',

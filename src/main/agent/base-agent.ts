@@ -1,6 +1,7 @@
 import type { AgentState, CoreEventInput } from '../../shared/events.js';
 import type { Llm } from '../llm/types.js';
 import type { SessionContext } from '../tool/session-context.js';
+import type { ImageSight } from './image-observation.js';
 import { Memory } from './memory.js';
 import { isStuck, MAX_STUCK_NUDGES, STUCK_NUDGE } from './stuck-detector.js';
 import { RunCancelledError, throwIfCancelled } from './errors.js';
@@ -25,6 +26,8 @@ export interface AgentDeps {
   session: SessionContext;
   memory?: Memory;
   maxSteps?: number;
+  /** how images reach the model when it cannot see them (default: left out, with a note) */
+  sight?: ImageSight;
 }
 
 export interface RunOptions {

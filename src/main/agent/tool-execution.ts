@@ -7,6 +7,7 @@ import type { SessionContext } from '../tool/session-context.js';
 import type { ToolCollection } from '../tool/tool-collection.js';
 import type { ToolResult } from '../tool/tool.js';
 import { clipOutput } from '../sandbox/clip-output.js';
+import type { ImageObserver } from './image-observation.js';
 
 export interface ToolCallOutcome {
   call: ToolCall;
@@ -25,6 +26,8 @@ export interface ExecuteCallOptions {
   signal: AbortSignal;
   gate: ToolGate;
   maxObserve: number;
+  /** text for the images of a result, for a model that cannot see them */
+  observeImages?: ImageObserver;
 }
 
 /**
@@ -68,7 +71,11 @@ export async function executeToolCall(call: ToolCall, options: ExecuteCallOption
     data: result.data,
     durationMs,
   });
-  return { call, result, observation: observationOf(call.name, result, options.maxObserve) };
+  const imageText = result.images?.length
+    ? await options.observeImages?.(result.images, call.name, options.signal)
+    : undefined;
+  const observation = observationOf(call.name, result, options.maxObserve);
+  return { call, result, observation: imageText ? `${observation}\n${imageText}` : observation };
 }
 
 type ParsedArguments = { ok: true; value: unknown } | { ok: false; error: string };

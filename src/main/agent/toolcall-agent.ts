@@ -7,6 +7,7 @@ import { TERMINATE_TOOL_NAME } from '../tool/terminate.js';
 import type { AnyTool } from '../tool/tool.js';
 import type { AgentDeps } from './base-agent.js';
 import { ReActAgent } from './react-agent.js';
+import { createImageObserver, noVisionModel, type ImageObserver } from './image-observation.js';
 import { executeToolCall, type ToolCallOutcome } from './tool-execution.js';
 
 export const DEFAULT_MAX_OBSERVE = 10_000;
@@ -28,6 +29,7 @@ export abstract class ToolCallAgent extends ReActAgent {
   private lastAnswer = '';
   /** the message event that carries lastAnswer: what the agent produced is shown under it */
   private lastAnswerMessageId: string | undefined;
+  private imageObserver: ImageObserver | undefined;
 
   constructor(protected override readonly deps: ToolCallAgentDeps) {
     super(deps);
@@ -128,6 +130,7 @@ export abstract class ToolCallAgent extends ReActAgent {
             signal,
             gate: this.deps.gate ?? allowAllTools,
             maxObserve: this.deps.maxObserve ?? DEFAULT_MAX_OBSERVE,
+            observeImages: this.observeImages(),
           }),
         ),
       );
@@ -146,6 +149,17 @@ export abstract class ToolCallAgent extends ReActAgent {
     this.addImagesForModel(outcomes);
     for (const outcome of outcomes) this.handleSpecialTool(outcome);
     return outcomes.map((o) => `${o.call.name}: ${o.result.error ? 'error' : 'done'}`).join(', ');
+  }
+
+  /** One observer per agent, so a session without a vision model is told once that images are left out. */
+  private observeImages(): ImageObserver {
+    this.imageObserver ??= createImageObserver({
+      llm: this.llm,
+      sight: this.deps.sight ?? noVisionModel(this.llm.model),
+      sessionId: this.deps.sessionId,
+      emit: this.deps.emit,
+    });
+    return this.imageObserver;
   }
 
   /** Tool messages carry text only; images go to vision models in a user message right after. */

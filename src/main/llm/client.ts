@@ -66,7 +66,7 @@ export class LlmClient implements Llm {
     this.model = config.model;
     this.supportsVision = supportsVision(config);
     this.sdk = createSdkClient(config, options);
-    this.counter = createTokenCounter(config.model, { vision: this.supportsVision });
+    this.counter = createTokenCounter(config.model, { vision: this.supportsVision, imageDetail: config.imageDetail });
     this.nativeTools = config.toolCalling !== false;
   }
 
@@ -175,7 +175,7 @@ export class LlmClient implements Llm {
       );
     }
     const body = requestBody(this.config, {
-      messages: toWireMessages(fit.messages),
+      messages: toWireMessages(fit.messages, { imageDetail: this.config.imageDetail }),
       tools: tools ? toWireTools(tools.tools) : undefined,
       toolChoice: tools?.toolChoice,
       maxTokens,

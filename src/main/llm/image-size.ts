@@ -14,3 +14,9 @@ export function imageSize(base64: string): ImageSize | undefined {
     return undefined;
   }
 }
+
+/** The number of bytes base64 text decodes to, without decoding it. */
+export function base64Bytes(data: string): number {
+  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
+  return Math.floor((data.length * 3) / 4) - padding;
+}

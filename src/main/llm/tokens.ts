@@ -1,6 +1,7 @@
 import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import type { Image } from '../../shared/events.js';
+import type { ImageDetail } from '../../shared/settings/vision-settings.js';
 import type { ToolSpec } from './types.js';
 import type { ChatMessage } from '../../shared/chat-message.js';
 import { imageSize } from './image-size.js';
@@ -39,7 +40,9 @@ export function imageTokensForSize(width: number, height: number): number {
   return IMAGE_BASE_TOKENS + IMAGE_TILE_TOKENS * tiles;
 }
 
-export function imageTokens(image: Image): number {
+/** `low` detail: one 512-px look at any image, the base cost only */
+export function imageTokens(image: Image, detail: ImageDetail = 'auto'): number {
+  if (detail === 'low') return IMAGE_BASE_TOKENS;
   const size = imageSize(image.data);
   if (!size || size.width === 0 || size.height === 0) return UNKNOWN_IMAGE_TOKENS;
   return imageTokensForSize(size.width, size.height);
@@ -55,7 +58,10 @@ export interface TokenCounter {
 }
 
 /** Counts tokens with the model's tokenizer (o200k_base or cl100k_base). Message counts are memoised per object. */
-export function createTokenCounter(model: string, options: { vision: boolean }): TokenCounter {
+export function createTokenCounter(
+  model: string,
+  options: { vision: boolean; imageDetail?: ImageDetail },
+): TokenCounter {
   const countTokens = usesLegacyEncoding(model) ? countCl100k : countO200k;
   const countRaw = (value: string): number => countTokens(value, PLAIN_TEXT);
   const memo = new WeakMap<ChatMessage, { contentLength: number; tokens: number }>();
@@ -74,7 +80,7 @@ export function createTokenCounter(model: string, options: { vision: boolean }):
       tokens += TOKENS_PER_TOOL_CALL + text(call.name) + text(call.arguments) + text(call.id);
     }
     if (message.toolCallId) tokens += text(message.toolCallId);
-    if (options.vision) for (const image of message.images ?? []) tokens += imageTokens(image);
+    if (options.vision) for (const image of message.images ?? []) tokens += imageTokens(image, options.imageDetail);
     return tokens;
   }
 

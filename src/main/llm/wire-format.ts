@@ -4,28 +4,44 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import type { Image } from '../../shared/events.js';
+import type { ImageDetail } from '../../shared/settings/vision-settings.js';
 import type { ToolSpec } from './types.js';
 import type { ChatMessage } from '../../shared/chat-message.js';
 
-function imagePart(image: Image): ChatCompletionContentPart {
-  return { type: 'image_url', image_url: { url: `data:${image.mimeType};base64,${image.data}` } };
+export interface WireOptions {
+  /** sent as `detail` on every image part */
+  imageDetail?: ImageDetail;
 }
 
-function userContent(text: string, images: Image[]): string | ChatCompletionContentPart[] {
+function imagePart(image: Image, detail: ImageDetail | undefined): ChatCompletionContentPart {
+  const url = `data:${image.mimeType};base64,${image.data}`;
+  return { type: 'image_url', image_url: detail ? { url, detail } : { url } };
+}
+
+function userContent(text: string, images: Image[], options: WireOptions): string | ChatCompletionContentPart[] {
   if (images.length === 0) return text;
-  return [...(text ? [{ type: 'text' as const, text }] : []), ...images.map(imagePart)];
+  return [
+    ...(text ? [{ type: 'text' as const, text }] : []),
+    ...images.map((image) => imagePart(image, options.imageDetail)),
+  ];
 }
 
 /**
  * Convert memory to the chat.completions format. Tool results cannot carry images, so images of a run of tool
  * results follow it as one user message (placed after the run so no tool result is separated from its call).
  */
-export function toWireMessages(messages: readonly ChatMessage[]): ChatCompletionMessageParam[] {
+export function toWireMessages(
+  messages: readonly ChatMessage[],
+  options: WireOptions = {},
+): ChatCompletionMessageParam[] {
   const wire: ChatCompletionMessageParam[] = [];
   let pendingToolImages: Image[] = [];
   const flushToolImages = () => {
     if (pendingToolImages.length === 0) return;
-    wire.push({ role: 'user', content: userContent('Images returned by the tools above:', pendingToolImages) });
+    wire.push({
+      role: 'user',
+      content: userContent('Images returned by the tools above:', pendingToolImages, options),
+    });
     pendingToolImages = [];
   };
   for (const message of messages) {
@@ -36,7 +52,7 @@ export function toWireMessages(messages: readonly ChatMessage[]): ChatCompletion
         wire.push({ role: 'system', content: text });
         break;
       case 'user':
-        wire.push({ role: 'user', content: userContent(text, message.images ?? []) });
+        wire.push({ role: 'user', content: userContent(text, message.images ?? [], options) });
         break;
       case 'assistant':
         wire.push({

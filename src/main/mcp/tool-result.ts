@@ -1,5 +1,6 @@
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import { ImageSchema, type Image } from '../../shared/events.js';
+import { base64Bytes } from '../llm/image-size.js';
 import type { ToolResult } from '../tool/tool.js';
 
 /** What the model reads of an MCP tool result: text inline, images as images, binaries summarised. */
@@ -45,9 +46,4 @@ function describeBlock(block: ContentBlock): string {
       return `[resource link ${block.name} ${block.uri}${mime}${about}]`;
     }
   }
-}
-
-function base64Bytes(data: string): number {
-  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
-  return Math.floor((data.length * 3) / 4) - padding;
 }

@@ -17,10 +17,10 @@ export class NoLlmConfiguredError extends Error {
  */
 export function resolveLlmConfig(settings: AppSettings, requested?: string): LlmConfig {
   const names = Object.keys(settings.llms);
-  if (requested && settings.llms[requested]) return settings.llms[requested];
+  if (requested && settings.llms[requested]) return withImageDetail(settings, settings.llms[requested]);
   const defaultName = settings.defaultLlm && settings.llms[settings.defaultLlm] ? settings.defaultLlm : names[0];
   if (!defaultName) throw new NoLlmConfiguredError();
-  const base = settings.llms[defaultName];
+  const base = withImageDetail(settings, settings.llms[defaultName]);
   return requested ? LlmConfigSchema.parse({ ...base, model: requested }) : base;
 }
 
@@ -29,4 +29,16 @@ export function resolveLlmName(settings: AppSettings, requested?: string): strin
   if (requested && settings.llms[requested]) return requested;
   if (settings.defaultLlm && settings.llms[settings.defaultLlm]) return settings.defaultLlm;
   return Object.keys(settings.llms)[0];
+}
+
+/** A provider's own image detail wins; else the app's. */
+function withImageDetail(settings: AppSettings, config: LlmConfig): LlmConfig {
+  return { ...config, imageDetail: config.imageDetail ?? settings.imageDetail };
+}
+
+/** The provider the settings name to describe images for models that cannot see them (the schema checks it exists). */
+export function resolveVisionLlmConfig(settings: AppSettings): { name: string; config: LlmConfig } | undefined {
+  const name = settings.visionLlm;
+  const config = name ? settings.llms[name] : undefined;
+  return name && config ? { name, config: withImageDetail(settings, config) } : undefined;
 }

@@ -28,7 +28,9 @@ import type { ToolGate } from '../tool/tool-gate.js';
 import type { SessionContext } from '../tool/session-context.js';
 import type { AnyTool } from '../tool/tool.js';
 import { HumanChannel } from '../human/human-channel.js';
-import { resolveLlmConfig, resolveLlmName } from './llm-resolution.js';
+import { resolveLlmConfig, resolveLlmName, resolveVisionLlmConfig } from './llm-resolution.js';
+import { noVisionModel, unusableVisionModel, type ImageSight } from '../agent/image-observation.js';
+import { createImageDescriber } from '../llm/image-description.js';
 import type { ModeCatalog } from '../flow/mode-catalog.js';
 import { partsForTurn } from '../flow/mode-parts.js';
 import { checkAgents } from '../flow/flow-modes.js';
@@ -326,6 +328,7 @@ export class SessionService {
     const llm = this.sessionLlm(session.id, live, llmConfig);
     live.llm = llm;
     live.provider = resolveLlmName(settings, request.model ?? session.model);
+    const sight = this.imageSight(session.id, live, settings, llm);
     const context: RunContext = {
       session,
       request,
@@ -354,6 +357,7 @@ export class SessionService {
           maxSteps: options.maxSteps,
           extraTools: this.options.extraTools ? () => this.options.extraTools!(session.id) : undefined,
           gate: live.gate,
+          sight,
         });
       },
     };
@@ -390,6 +394,22 @@ export class SessionService {
       onNotice: (code, text, params) =>
         this.emit({ type: 'notice', sessionId, level: 'warning', code, text, ...(params ? { params } : {}) }),
     });
+  }
+
+  /** For a turn whose model cannot see: the vision model of the settings that describes its images, if any. */
+  private imageSight(sessionId: string, live: LiveSession, settings: AppSettings, llm: Llm): ImageSight | undefined {
+    if (llm.supportsVision) return undefined;
+    const vision = resolveVisionLlmConfig(settings);
+    if (!vision) return noVisionModel(llm.model);
+    const visionLlm = this.sessionLlm(sessionId, live, vision.config);
+    if (!visionLlm.supportsVision) {
+      return unusableVisionModel(
+        llm.model,
+        `the vision model "${vision.name}" (${visionLlm.model}) does not take images`,
+      );
+    }
+    const describer = createImageDescriber(visionLlm, { timeoutMs: vision.config.requestTimeoutMs });
+    return { kind: 'describer', describer };
   }
 
   private settle(sessionId: string, outcome: RunResult): RunResult {

@@ -5,6 +5,7 @@ import { BrowserSettingsSchema } from './browser-settings.js';
 import { SearchSettingsSchema } from './search-settings.js';
 import { McpSettingsSchema } from './mcp-settings.js';
 import { ApprovalSettingsSchema } from './approval-settings.js';
+import { ImageDetailSchema } from './vision-settings.js';
 
 export const AgentSettingsSchema = z.object({
   maxSteps: z.number().int().positive().default(20),
@@ -16,16 +17,30 @@ export const AgentSettingsSchema = z.object({
 export type AgentSettings = z.infer<typeof AgentSettingsSchema>;
 
 /** Everything configurable, as stored under the `settings` key and resolved for a session. */
-export const AppSettingsSchema = z.object({
-  /** named LLM providers; `defaultLlm` names the one sessions use */
-  llms: z.record(z.string(), LlmConfigSchema).default({}),
-  defaultLlm: z.string().optional(),
-  visionLlm: z.string().optional(),
-  agent: AgentSettingsSchema.default(AgentSettingsSchema.parse({})),
-  sandbox: SandboxSettingsSchema.default(SandboxSettingsSchema.parse({})),
-  browser: BrowserSettingsSchema.default(BrowserSettingsSchema.parse({})),
-  search: SearchSettingsSchema.default(SearchSettingsSchema.parse({})),
-  mcp: McpSettingsSchema.default(McpSettingsSchema.parse({})),
-  approval: ApprovalSettingsSchema.default(ApprovalSettingsSchema.parse({})),
-});
+export const AppSettingsSchema = z
+  .object({
+    /** named LLM providers; `defaultLlm` names the one sessions use */
+    llms: z.record(z.string(), LlmConfigSchema).default({}),
+    defaultLlm: z.string().optional(),
+    /** the provider that describes images (screenshots, charts) for a session model that cannot see them */
+    visionLlm: z.string().optional(),
+    /** the `detail` of images sent to models that see, unless a provider sets its own */
+    imageDetail: ImageDetailSchema.default('auto'),
+    agent: AgentSettingsSchema.default(AgentSettingsSchema.parse({})),
+    sandbox: SandboxSettingsSchema.default(SandboxSettingsSchema.parse({})),
+    browser: BrowserSettingsSchema.default(BrowserSettingsSchema.parse({})),
+    search: SearchSettingsSchema.default(SearchSettingsSchema.parse({})),
+    mcp: McpSettingsSchema.default(McpSettingsSchema.parse({})),
+    approval: ApprovalSettingsSchema.default(ApprovalSettingsSchema.parse({})),
+  })
+  .superRefine((settings, ctx) => {
+    // a vision model that is not a provider would leave images out silently: refuse it where it is set
+    if (settings.visionLlm !== undefined && !settings.llms[settings.visionLlm]) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['visionLlm'],
+        message: `"${settings.visionLlm}" is not a configured provider (add it under llms first)`,
+      });
+    }
+  });
 export type AppSettings = z.infer<typeof AppSettingsSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ImageDetailSchema } from './vision-settings.js';
 
 export const LLM_PROVIDERS = ['openai', 'azure', 'compatible'] as const;
 
@@ -18,6 +19,8 @@ export const LlmConfigSchema = z.object({
   contextWindow: z.number().int().positive().default(128_000),
   /** whether the model takes images; 'auto' decides from the model name */
   vision: z.union([z.boolean(), z.literal('auto')]).default('auto'),
+  /** the `detail` of the images this model is sent; a session fills it from the app's imageDetail when unset */
+  imageDetail: ImageDetailSchema.optional(),
   /** whether the model does native tool calling; 'auto' tries and falls back to JSON in text */
   toolCalling: z.union([z.boolean(), z.literal('auto')]).default('auto'),
   /** USD per million tokens, for cost in usage events */

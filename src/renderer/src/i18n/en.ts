@@ -308,7 +308,6 @@ export const en = {
     providers: {
       defaultModel: 'Default model',
       visionModel: 'Vision model (for screenshots and images)',
-      sameAsDefault: 'Same as the default',
       default: 'Default',
       vision: 'Vision',
       kinds: { openai: 'OpenAI', azure: 'Azure OpenAI', compatible: 'OpenAI-compatible' },
@@ -337,6 +336,16 @@ export const en = {
       test: 'Test connection',
       envOverride:
         'This process runs with {{model}} from the environment (MANUS_LLM_MODEL / MANUS_LLM_API_KEY / MANUS_LLM_BASE_URL); it takes the place of the default below until those variables are unset.',
+    },
+    vision: {
+      none: 'None: images are left out for models that cannot see',
+      detail: 'Image detail',
+      details: {
+        auto: 'Auto (the model decides)',
+        low: 'Low (cheaper, 512 px)',
+        high: 'High (reads fine print)',
+      },
+      help: 'A session model that cannot see images (screenshots, charts, attached pictures) gets them described by the vision model. Models that see get the images with this detail.',
     },
     mcp: {
       none: 'No MCP servers yet.',

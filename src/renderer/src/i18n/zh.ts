@@ -310,7 +310,6 @@ export const zh: Translation<typeof en> = {
     providers: {
       defaultModel: '默认模型',
       visionModel: '视觉模型（用于截图和图片）',
-      sameAsDefault: '与默认模型相同',
       default: '默认',
       vision: '视觉',
       kinds: { openai: 'OpenAI', azure: 'Azure OpenAI', compatible: '兼容 OpenAI' },
@@ -339,6 +338,16 @@ export const zh: Translation<typeof en> = {
       test: '测试连接',
       envOverride:
         '当前进程使用环境变量（MANUS_LLM_MODEL / MANUS_LLM_API_KEY / MANUS_LLM_BASE_URL）中的 {{model}}；在取消这些变量之前，它会替代下面的默认模型。',
+    },
+    vision: {
+      none: '无：不能看图的模型收不到图片',
+      detail: '图片细节',
+      details: {
+        auto: '自动（由模型决定）',
+        low: '低（更省，512 像素）',
+        high: '高（看清小字）',
+      },
+      help: '会话模型不能看图时，截图、图表和附加的图片由视觉模型描述给它。能看图的模型按此细节接收图片。',
     },
     mcp: {
       none: '还没有 MCP 服务器。',

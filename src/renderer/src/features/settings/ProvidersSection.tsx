@@ -4,6 +4,7 @@ import { ConfirmDialog } from '../common/ConfirmDialog.js';
 import type { SectionProps } from './settings-types.js';
 import { draftOf, entryOf, type ProviderDraft } from './provider-draft.js';
 import { ProviderForm } from './ProviderForm.js';
+import { VisionFields } from './VisionFields.js';
 
 export function ProvidersSection({
   client,
@@ -49,36 +50,25 @@ export function ProvidersSection({
   return (
     <div className="settings-stack">
       {names.length > 0 ? (
-        <div className="field-row">
-          <label className="field">
-            <span>{t('settings.providers.defaultModel')}</span>
-            <select
-              value={settings.defaultLlm ?? names[0]}
-              onChange={(event) => void save({ ...settings, defaultLlm: event.target.value })}
-              data-testid="default-llm"
-            >
-              {names.map((name) => (
-                <option key={name} value={name}>
-                  {name} · {settings.llms[name]!.model}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="field">
-            <span>{t('settings.providers.visionModel')}</span>
-            <select
-              value={settings.visionLlm ?? ''}
-              onChange={(event) => void save({ ...settings, visionLlm: event.target.value || undefined })}
-            >
-              <option value="">{t('settings.providers.sameAsDefault')}</option>
-              {names.map((name) => (
-                <option key={name} value={name}>
-                  {name} · {settings.llms[name]!.model}
-                </option>
-              ))}
-            </select>
-          </label>
-        </div>
+        <>
+          <div className="field-row">
+            <label className="field">
+              <span>{t('settings.providers.defaultModel')}</span>
+              <select
+                value={settings.defaultLlm ?? names[0]}
+                onChange={(event) => void save({ ...settings, defaultLlm: event.target.value })}
+                data-testid="default-llm"
+              >
+                {names.map((name) => (
+                  <option key={name} value={name}>
+                    {name} · {settings.llms[name]!.model}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </div>
+          <VisionFields settings={settings} save={save} />
+        </>
       ) : null}
 
       <ul className="card-list" data-testid="provider-list">
