@@ -7,7 +7,13 @@ export function positiveInt(value: string): number {
   return parsed;
 }
 
-/** The flags `run` and `flow` share: output, workspace, model, endpoint, step limit, sandbox, session. */
+/** `--max-tokens`: what counts, for every command that takes it (`run`, `flow`, `resume`). */
+export const MAX_TOKENS_HELP =
+  'stop this run before its next model call once its calls have used n tokens (prompt + completion as the ' +
+  'provider reports them, counting every agent, planner and summary call of this run only; the setting ' +
+  'agent.maxTotalTokens is a budget for the whole session, all its runs together)';
+
+/** The flags `run` and `flow` share: output, workspace, model, endpoint, step and token limits, sandbox, session. */
 export function addTurnOptions(command: Command, help: { workspace: string; maxSteps: string }): Command {
   return command
     .option('--json', 'print events as NDJSON on stdout (one event per line)')
@@ -15,6 +21,7 @@ export function addTurnOptions(command: Command, help: { workspace: string; maxS
     .option('--model <model>', 'a configured provider name or a model id')
     .option('--base-url <url>', 'an OpenAI-compatible endpoint')
     .option('--max-steps <n>', help.maxSteps, positiveInt)
+    .option('--max-tokens <n>', MAX_TOKENS_HELP, positiveInt)
     .addOption(new Option('--sandbox <mode>', 'where code runs').choices(['docker', 'local']))
     .option(
       '--engine <context|url>',
@@ -30,6 +37,7 @@ export interface TurnOptions {
   model?: string;
   baseUrl?: string;
   maxSteps?: number;
+  maxTokens?: number;
   sandbox?: 'docker' | 'local';
   engine?: string;
   session?: string;

@@ -28,6 +28,8 @@ import { createLiveSessionContext, type LiveSessionContext } from './live-sessio
 import { withSessionHooks } from './session-llm.js';
 import { describeError } from '../flow/run-errors.js';
 import { claimRun, clearRunning, recoverDeadRuns } from './run-markers.js';
+import { TokenBudget, TokenBudgetExceededError } from './token-budget.js';
+import { addUsage } from '../llm/usage.js';
 
 export type { RunResult, StartTaskRequest } from '../flow/mode-runner.js';
 
@@ -138,7 +140,10 @@ export class SessionService {
   }
 
   /** Continues an interrupted (or cancelled, or failed) session from where it stopped. */
-  resume(sessionId: string): { sessionId: string; done: Promise<RunResult> } {
+  resume(
+    sessionId: string,
+    options: Pick<StartTaskRequest, 'maxTotalTokens'> = {},
+  ): { sessionId: string; done: Promise<RunResult> } {
     const existing = this.requireSession(sessionId);
     if (this.isRunning(sessionId)) throw new Error(`Session ${sessionId} is already running.`);
     const settings = this.options.settings();
@@ -156,7 +161,7 @@ export class SessionService {
     const task = this.lastUserMessage(sessionId) ?? session.title;
     return {
       sessionId,
-      done: this.launch(session, { task, sessionId, mode: session.mode }, settings, llmConfig, true),
+      done: this.launch(session, { ...options, task, sessionId, mode: session.mode }, settings, llmConfig, true),
     };
   }
 
@@ -257,7 +262,11 @@ export class SessionService {
     const live = this.liveSession(session, settings);
     const abort = new AbortController();
     live.abort = abort;
-    const llm = this.sessionLlm(session.id, live, llmConfig);
+    const budget = new TokenBudget(
+      { run: request.maxTotalTokens, session: settings.agent.maxTotalTokens },
+      live.usage.totalTokens,
+    );
+    const llm = this.sessionLlm(session.id, live, llmConfig, { budget, abort });
     live.llm = llm;
     const context: RunContext = {
       session,
@@ -313,9 +322,23 @@ export class SessionService {
     return running;
   }
 
-  private sessionLlm(sessionId: string, live: LiveSession, config: LlmConfig): Llm {
+  /** The turn's model: its usage is the session's, and once the budget is spent it refuses calls and stops the run. */
+  private sessionLlm(
+    sessionId: string,
+    live: LiveSession,
+    config: LlmConfig,
+    run: { budget: TokenBudget; abort: AbortController },
+  ): Llm {
     return withSessionHooks(this.options.llmFactory(config), {
+      beforeRequest: () => {
+        const exceeded = run.budget.exceeded();
+        if (!exceeded) return;
+        // the whole run stops (a flow's other steps too), as on a cancel, and settles as out of budget
+        run.abort.abort(exceeded);
+        throw exceeded;
+      },
       onUsage: (request, model) => {
+        run.budget.add(request);
         live.usage = addUsage(live.usage, request);
         this.store.updateSession(sessionId, { usage: live.usage });
         this.emit({ type: 'usage', sessionId, model, request, session: live.usage });
@@ -334,6 +357,10 @@ export class SessionService {
   }
 
   private settleError(sessionId: string, error: unknown, signal: AbortSignal): RunResult {
+    if (signal.reason instanceof TokenBudgetExceededError) {
+      this.emit({ type: 'error', sessionId, ...describeError(signal.reason) });
+      return this.settle(sessionId, { sessionId, status: 'failed', result: signal.reason.message });
+    }
     if (signal.aborted || error instanceof RunCancelledError) {
       return this.settle(sessionId, { sessionId, status: 'cancelled', result: 'Cancelled by the user.' });
     }
@@ -346,15 +373,4 @@ export class SessionService {
 function titleOf(task: string): string {
   const firstLine = task.trim().split('\n')[0] ?? '';
   return firstLine.length > TITLE_LENGTH ? `${firstLine.slice(0, TITLE_LENGTH - 1)}…` : firstLine || 'Untitled task';
-}
-
-function addUsage(total: UsageTotals, request: UsageTotals): UsageTotals {
-  const cost =
-    total.cost !== undefined || request.cost !== undefined ? (total.cost ?? 0) + (request.cost ?? 0) : undefined;
-  return {
-    promptTokens: total.promptTokens + request.promptTokens,
-    completionTokens: total.completionTokens + request.completionTokens,
-    totalTokens: total.totalTokens + request.totalTokens,
-    ...(cost !== undefined ? { cost } : {}),
-  };
 }
