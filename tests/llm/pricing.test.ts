@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { knownPricing } from '../../src/main/llm/pricing.js';
+import { knownPricing } from '../../src/shared/model-prices.js';
 import { AppSettingsSchema } from '../../src/shared/settings/app-settings.js';
 import { resolveLlmConfig } from '../../src/main/session/llm-resolution.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
