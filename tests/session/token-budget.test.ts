@@ -4,6 +4,7 @@ import type { FakeReply, ScriptRequest } from '../support/fake-llm/index.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
 import { TOKEN_BUDGET_CODE } from '../../src/main/session/token-budget.js';
 import { classify, createPlan, finish } from '../flow/flow-script.js';
+import type { ModeRunner } from '../../src/main/flow/mode-runner.js';
 
 /** every scripted reply reports this usage: 500 tokens a call */
 const USAGE = { prompt_tokens: 400, completion_tokens: 100 };
@@ -114,6 +115,26 @@ describe('token budget', () => {
     expect(await done).toMatchObject({ status: 'failed' });
     const kinds = harness.llm.chatRequests.map((request) => classify(request.body).kind);
     expect(kinds).toEqual(['pa_create', 'pa_step', 'pa_step']);
+    expect(budgetErrors(sessionId)).toHaveLength(1);
+  });
+
+  it('ends a run out of budget even when its mode carries on after the refused call', async () => {
+    const carriesOn: ModeRunner = async (run) => {
+      for (let call = 0; call < 3; call++) {
+        try {
+          await run.llm.ask([{ role: 'user', content: run.request.task }]);
+        } catch {
+          // a careless mode: the refusal is ignored
+        }
+      }
+      return { status: 'finished', result: 'All fine.' };
+    };
+    harness = await startCoreHarness(() => ({ text: 'ok', usage: USAGE }), {
+      service: { modes: { agent: carriesOn } },
+    });
+    const { sessionId, done } = harness.service.start({ task: 'Ask thrice', maxTotalTokens: 400 });
+    expect(await done).toMatchObject({ status: 'failed' });
+    expect(harness.llm.chatRequests).toHaveLength(1);
     expect(budgetErrors(sessionId)).toHaveLength(1);
   });
 });

@@ -307,7 +307,11 @@ export class SessionService {
       await this.options.prepareRun?.({ session: live.context, emit: this.emit });
       return { sessionId: session.id, ...(await runner(context)) };
     })().then(
-      (result) => this.settle(session.id, result),
+      // a mode that went on after its model refused a call still ends as out of budget
+      (result) =>
+        abort.signal.reason instanceof TokenBudgetExceededError
+          ? this.settleError(session.id, abort.signal.reason, abort.signal)
+          : this.settle(session.id, result),
       (error: unknown) => this.settleError(session.id, error, abort.signal),
     );
     live.running = running;
