@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { createManusMcpServer, RUN_TASK_TOOL } from '../../src/main/mcp/server/manus-mcp-server.js';
 import { serveMcpOverHttp } from '../../src/main/mcp/server/serve.js';
 import { taskRunnerFor } from '../../src/main/mcp/server/task-service.js';
+import type { McpSessionLimits } from '../../src/main/mcp/server/http-sessions.js';
 import type { CoreEvent } from '../../src/shared/events.js';
 import { createToolContext } from '../support/tool-context.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
@@ -23,7 +24,25 @@ const endless = (request: ScriptRequest): FakeReply => ({
   toolCalls: [{ name: 'no_such_tool', arguments: { attempt: request.index } }],
 });
 
-async function servedOverHttp(harness: CoreHarness): Promise<{ client: Client; url: string }> {
+interface Connected {
+  client: Client;
+  transport: StreamableHTTPClientTransport;
+}
+
+async function connect(url: string): Promise<Connected> {
+  const client = new Client({ name: 'cancel-test', version: '1' });
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } },
+  });
+  await client.connect(transport);
+  cleanups.push(() => client.close());
+  return { client, transport };
+}
+
+async function servedOverHttp(
+  harness: CoreHarness,
+  sessionLimits?: McpSessionLimits,
+): Promise<{ client: Client; url: string }> {
   const served = await serveMcpOverHttp(
     () =>
       createManusMcpServer({
@@ -31,17 +50,10 @@ async function servedOverHttp(harness: CoreHarness): Promise<{ client: Client; u
         runTask: taskRunnerFor(harness.service),
         session: createToolContext({ sessionId: 'mcp-server', workspace: harness.dataDir }).session,
       }),
-    { port: 0, token: TOKEN },
+    { port: 0, token: TOKEN, ...(sessionLimits ? { sessionLimits } : {}) },
   );
   cleanups.push(() => served.close());
-  const client = new Client({ name: 'cancel-test', version: '1' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(served.url), {
-      requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } },
-    }),
-  );
-  cleanups.push(() => client.close());
-  return { client, url: served.url };
+  return { client: (await connect(served.url)).client, url: served.url };
 }
 
 function settledRuns(harness: CoreHarness): CoreEvent[] {
@@ -114,5 +126,47 @@ describe('cancelling run_task over streamable HTTP', () => {
       });
     expect((await post({ 'mcp-session-id': 'not-a-session' })).status).toBe(404);
     expect((await post({})).status).toBe(400);
+  });
+
+  it('keeps at most maxSessions: the longest idle one makes room, busy ones are never closed, DELETE ends one', async () => {
+    const harness = await startCoreHarness(endless, { settings: { agent: { maxSteps: 200 } } });
+    cleanups.push(() => harness.close());
+    const { client: first, url } = await servedOverHttp(harness, { maxSessions: 2, idleMs: 60 * 60 * 1000 });
+    const second = await connect(url);
+    await second.client.listTools();
+    // a third client: the first, idle the longest, is closed to make room
+    const third = await connect(url);
+    await expect(first.listTools()).rejects.toThrow(/404|Session not found/);
+
+    const stops = [new AbortController(), new AbortController()];
+    const runs = [second, third].map(({ client }, index) =>
+      client
+        .callTool({ name: RUN_TASK_TOOL, arguments: { task: `Busy ${index}` } }, undefined, {
+          signal: stops[index].signal,
+          timeout: 60_000,
+        })
+        .catch(() => undefined),
+    );
+    await waitFor(() => harness.service.runningSessionIds().length === 2, 10_000, 'two tasks at work');
+    // both sessions have a call under way: neither is closed, the newcomer is told to come back later
+    await expect(connect(url)).rejects.toThrow(/503|at work/);
+
+    for (const stop of stops) stop.abort('done here');
+    await Promise.all(runs);
+    await waitFor(() => harness.service.runningSessionIds().length === 0, 10_000, 'the tasks cancelled');
+    const ended = third.transport.sessionId!;
+    await third.transport.terminateSession();
+    const afterDelete = await fetch(url, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${TOKEN}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': ended,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(afterDelete.status).toBe(404);
+    expect((await second.client.listTools()).tools).toHaveLength(1);
   });
 });

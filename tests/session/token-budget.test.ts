@@ -5,6 +5,7 @@ import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
 import { TOKEN_BUDGET_CODE } from '../../src/main/session/token-budget.js';
 import { classify, createPlan, finish } from '../flow/flow-script.js';
 import type { ModeRunner } from '../../src/main/flow/mode-runner.js';
+import { BUILTIN_MODES } from '../../src/main/flow/mode-catalog.js';
 
 /** every scripted reply reports this usage: 500 tokens a call */
 const USAGE = { prompt_tokens: 400, completion_tokens: 100 };
@@ -130,7 +131,7 @@ describe('token budget', () => {
       return { status: 'finished', result: 'All fine.' };
     };
     harness = await startCoreHarness(() => ({ text: 'ok', usage: USAGE }), {
-      service: { modes: { agent: carriesOn } },
+      service: { modes: { ...BUILTIN_MODES, agent: carriesOn } },
     });
     const { sessionId, done } = harness.service.start({ task: 'Ask thrice', maxTotalTokens: 400 });
     expect(await done).toMatchObject({ status: 'failed' });

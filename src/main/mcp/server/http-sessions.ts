@@ -4,16 +4,21 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isJSONRPCRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
-/** a session with no request under way for this long is closed: its client went away without saying so */
-export const IDLE_SESSION_MS = 30 * 60 * 1000;
-/** sessions one server keeps at most; past it the longest idle one is closed to make room */
-export const MAX_SESSIONS = 100;
 const SWEEP_EVERY_MS = 60 * 1000;
+
+export interface McpSessionLimits {
+  /** sessions kept at most; past it the longest idle one is closed to make room */
+  maxSessions: number;
+  /** a session with no request under way for this long is closed: its client went away without saying so */
+  idleMs: number;
+}
+
+export const DEFAULT_SESSION_LIMITS: McpSessionLimits = { maxSessions: 100, idleMs: 30 * 60 * 1000 };
 
 /** Every session has a request under way and there is no room for another. */
 export class McpSessionsFullError extends Error {
-  constructor() {
-    super(`The server has ${MAX_SESSIONS} MCP sessions at work; try again when one has finished.`);
+  constructor(maxSessions: number) {
+    super(`The server has ${maxSessions} MCP sessions at work; try again when one has finished.`);
     this.name = 'McpSessionsFullError';
   }
 }
@@ -32,14 +37,13 @@ interface McpHttpSession {
  */
 export class McpHttpSessions {
   private readonly sessions = new Map<string, McpHttpSession>();
-  private readonly sweep = setInterval(() => this.closeIdle(Date.now() - IDLE_SESSION_MS), SWEEP_EVERY_MS);
+  private readonly sweep = setInterval(() => this.closeIdle(Date.now() - this.limits.idleMs), SWEEP_EVERY_MS);
 
-  constructor(private readonly createServer: () => Server) {
+  constructor(
+    private readonly createServer: () => Server,
+    private readonly limits: McpSessionLimits = DEFAULT_SESSION_LIMITS,
+  ) {
     this.sweep.unref();
-  }
-
-  get size(): number {
-    return this.sessions.size;
   }
 
   has(sessionId: string): boolean {
@@ -67,8 +71,9 @@ export class McpHttpSessions {
   }
 
   private async start(): Promise<McpHttpSession> {
-    if (this.sessions.size >= MAX_SESSIONS) await this.closeIdle(Infinity, 1);
-    if (this.sessions.size >= MAX_SESSIONS) throw new McpSessionsFullError();
+    const { maxSessions } = this.limits;
+    if (this.sessions.size >= maxSessions) await this.closeIdle(Infinity, 1);
+    if (this.sessions.size >= maxSessions) throw new McpSessionsFullError(maxSessions);
     const server = this.createServer();
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),

@@ -6,7 +6,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
 import { createRequestGuard } from '../../server/request-guard.js';
 import { LOOPBACK_ADDRESS, listenOn, serverUrl } from '../../server/server-address.js';
-import { McpHttpSessions, McpSessionsFullError } from './http-sessions.js';
+import { McpHttpSessions, McpSessionsFullError, type McpSessionLimits } from './http-sessions.js';
 
 export const MCP_HTTP_PATH = '/mcp';
 
@@ -28,6 +28,8 @@ export interface McpHttpOptions {
   host?: string;
   /** more names clients may reach the server by (Host header), when listening beyond loopback */
   allowedHosts?: string[];
+  /** how many client sessions are kept, and for how long without a request (default: 100, 30 minutes) */
+  sessionLimits?: McpSessionLimits;
 }
 
 /**
@@ -45,7 +47,7 @@ export async function serveMcpOverHttp(createServer: () => Server, options: McpH
   const app = express();
   // the guard before any body is read; the SDK's own DNS-rebinding check stays on behind it
   app.use(guard.middleware(), hostHeaderValidation([...guard.hostNames]), express.json());
-  const sessions = new McpHttpSessions(createServer);
+  const sessions = new McpHttpSessions(createServer, options.sessionLimits);
   const refuse = (res: Response, status: number, message: string) =>
     res.status(status).json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
   app.post(MCP_HTTP_PATH, async (req: Request, res: Response) => {
