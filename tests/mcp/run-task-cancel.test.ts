@@ -131,7 +131,7 @@ describe('cancelling run_task over streamable HTTP', () => {
   it('keeps at most maxSessions: the longest idle one makes room, busy ones are never closed, DELETE ends one', async () => {
     const harness = await startCoreHarness(endless, { settings: { agent: { maxSteps: 200 } } });
     cleanups.push(() => harness.close());
-    const { client: first, url } = await servedOverHttp(harness, { maxSessions: 2, idleMs: 60 * 60 * 1000 });
+    const { client: first, url } = await servedOverHttp(harness, { maxSessions: 2 });
     const second = await connect(url);
     await second.client.listTools();
     // a third client: the first, idle the longest, is closed to make room

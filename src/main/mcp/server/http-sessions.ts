@@ -4,16 +4,15 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isJSONRPCRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
-const SWEEP_EVERY_MS = 60 * 1000;
-
 export interface McpSessionLimits {
-  /** sessions kept at most; past it the longest idle one is closed to make room */
+  /**
+   * sessions kept at most; past it the one idle the longest is closed to make room (only then: a client idle for
+   * hours, like a desktop app left open, keeps its session)
+   */
   maxSessions: number;
-  /** a session with no request under way for this long is closed: its client went away without saying so */
-  idleMs: number;
 }
 
-export const DEFAULT_SESSION_LIMITS: McpSessionLimits = { maxSessions: 100, idleMs: 30 * 60 * 1000 };
+export const DEFAULT_SESSION_LIMITS: McpSessionLimits = { maxSessions: 100 };
 
 /** Every session has a request under way and there is no room for another. */
 export class McpSessionsFullError extends Error {
@@ -37,14 +36,11 @@ interface McpHttpSession {
  */
 export class McpHttpSessions {
   private readonly sessions = new Map<string, McpHttpSession>();
-  private readonly sweep = setInterval(() => this.closeIdle(Date.now() - this.limits.idleMs), SWEEP_EVERY_MS);
 
   constructor(
     private readonly createServer: () => Server,
     private readonly limits: McpSessionLimits = DEFAULT_SESSION_LIMITS,
-  ) {
-    this.sweep.unref();
-  }
+  ) {}
 
   has(sessionId: string): boolean {
     return this.sessions.has(sessionId);
@@ -66,13 +62,12 @@ export class McpHttpSessions {
   }
 
   async closeAll(): Promise<void> {
-    clearInterval(this.sweep);
     await Promise.all([...this.sessions.keys()].map((id) => this.close(id)));
   }
 
   private async start(): Promise<McpHttpSession> {
     const { maxSessions } = this.limits;
-    if (this.sessions.size >= maxSessions) await this.closeIdle(Infinity, 1);
+    if (this.sessions.size >= maxSessions) await this.closeLongestIdle();
     if (this.sessions.size >= maxSessions) throw new McpSessionsFullError(maxSessions);
     const server = this.createServer();
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
@@ -85,13 +80,12 @@ export class McpHttpSessions {
     return session;
   }
 
-  /** Closes sessions idle since before `before` (oldest first, at most `count`); none with a request under way. */
-  private async closeIdle(before: number, count = Infinity): Promise<void> {
+  /** Closes the session idle the longest; never one with a request under way. */
+  private async closeLongestIdle(): Promise<void> {
     const idle = [...this.sessions.entries()]
-      .filter(([, session]) => session.open === 0 && session.lastSeen < before)
-      .sort(([, a], [, b]) => a.lastSeen - b.lastSeen)
-      .slice(0, count);
-    await Promise.all(idle.map(([id]) => this.close(id)));
+      .filter(([, session]) => session.open === 0)
+      .sort(([, a], [, b]) => a.lastSeen - b.lastSeen);
+    if (idle[0]) await this.close(idle[0][0]);
   }
 
   private async close(sessionId: string): Promise<void> {

@@ -28,7 +28,7 @@ export interface McpHttpOptions {
   host?: string;
   /** more names clients may reach the server by (Host header), when listening beyond loopback */
   allowedHosts?: string[];
-  /** how many client sessions are kept, and for how long without a request (default: 100, 30 minutes) */
+  /** how many client sessions are kept (default: 100) */
   sessionLimits?: McpSessionLimits;
 }
 
