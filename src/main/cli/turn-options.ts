@@ -7,6 +7,12 @@ export function positiveInt(value: string): number {
   return parsed;
 }
 
+/** `--max-tokens`: what counts, for every command that takes it (`run`, `flow`, `resume`). */
+export const MAX_TOKENS_HELP =
+  'stop this run before its next model call once its calls have used n tokens (prompt + completion as the ' +
+  'provider reports them, counting every agent, planner and summary call of this run only; the setting ' +
+  'agent.maxTotalTokens is a budget for the whole session, all its runs together)';
+
 /**
  * The flags of every command that runs the agent (`run`, `flow`, `resume`, `serve`, `a2a`, `mcp-server`): which model
  * it thinks with and where its code runs, for this process only (nothing is saved).
@@ -30,7 +36,7 @@ export interface RunEnvironmentOptions {
   engine?: string;
 }
 
-/** The flags `run` and `flow` share: output, workspace, step limit and session, besides the run environment's. */
+/** The flags `run` and `flow` share: output, workspace, step and token limits and session, besides the run environment's. */
 export function addTurnOptions(command: Command, help: { workspace: string; maxSteps: string }): Command {
   return addRunEnvironmentOptions(
     command
@@ -38,6 +44,7 @@ export function addTurnOptions(command: Command, help: { workspace: string; maxS
       .option('--workspace <dir>', help.workspace),
   )
     .option('--max-steps <n>', help.maxSteps, positiveInt)
+    .option('--max-tokens <n>', MAX_TOKENS_HELP, positiveInt)
     .option('--session <id>', 'continue an existing session with this message');
 }
 
@@ -46,5 +53,6 @@ export interface TurnOptions extends RunEnvironmentOptions {
   json?: boolean;
   workspace?: string;
   maxSteps?: number;
+  maxTokens?: number;
   session?: string;
 }

@@ -17,6 +17,8 @@ export interface StartTaskRequest {
   /** a configured provider's name or a model id */
   model?: string;
   maxSteps?: number;
+  /** this run's token budget: prompt + completion tokens of all its model calls, as the provider reports them */
+  maxTotalTokens?: number;
   /** flows: run independent plan steps at the same time */
   parallel?: number;
 }

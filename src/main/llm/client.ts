@@ -15,7 +15,8 @@ import { readCompletion, readStream, type RawReply } from './stream-reader.js';
 import { createTokenCounter, type TokenCounter } from './tokens.js';
 import { isToolsUnsupportedError, parseTextToolCalls, toTextToolMessages } from './tool-fallback.js';
 import { repairToolPairs } from './tool-pairs.js';
-import { requestUsage } from './usage.js';
+import { requestUsage, type Pricing } from './usage.js';
+import { pricingFor } from './pricing.js';
 import { withoutImages } from './vision.js';
 import { toWireMessages, toWireTools } from './wire-format.js';
 
@@ -58,6 +59,8 @@ export class LlmClient implements Llm {
   private toolNoticeSent = false;
   /** false once the server refused stream_options (usage is then counted with the tokenizer) */
   private streamUsage = true;
+  /** unknown for a model without a set or known price: usage then has no cost */
+  private readonly pricing: Pricing | undefined;
 
   constructor(
     readonly config: LlmConfig,
@@ -68,6 +71,7 @@ export class LlmClient implements Llm {
     this.sdk = createSdkClient(config, options);
     this.counter = createTokenCounter(config.model, { vision: this.supportsVision, imageDetail: config.imageDetail });
     this.nativeTools = config.toolCalling !== false;
+    this.pricing = pricingFor(config);
   }
 
   ask(messages: ChatMessage[], options: AskOptions = {}): Promise<LlmReply> {
@@ -257,7 +261,7 @@ export class LlmClient implements Llm {
     const completionTokens =
       this.counter.text(raw.text) +
       raw.toolCalls.reduce((sum, call) => sum + this.counter.text(call.name + call.arguments), 0);
-    const usage = requestUsage(raw.serverUsage, { promptTokens, completionTokens }, this.config.pricing);
+    const usage = requestUsage(raw.serverUsage, { promptTokens, completionTokens }, this.pricing);
     options.onUsage?.(usage, this.model);
     return { text: raw.text, toolCalls: raw.toolCalls, usage, finishReason: raw.finishReason };
   }

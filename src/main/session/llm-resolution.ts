@@ -21,7 +21,9 @@ export function resolveLlmConfig(settings: AppSettings, requested?: string): Llm
   const defaultName = settings.defaultLlm && settings.llms[settings.defaultLlm] ? settings.defaultLlm : names[0];
   if (!defaultName) throw new NoLlmConfiguredError();
   const base = withImageDetail(settings, settings.llms[defaultName]);
-  return requested ? LlmConfigSchema.parse({ ...base, model: requested }) : base;
+  if (!requested || requested === base.model) return base;
+  // the provider's price was set for its own model, not for this one
+  return LlmConfigSchema.parse({ ...base, model: requested, pricing: undefined });
 }
 
 /** The name of the configured provider a turn runs on (what `resolveLlmConfig` picked), for "open its settings". */

@@ -1,8 +1,13 @@
 import type { AskOptions, AskToolOptions, Llm, LlmHooks, LlmReply } from '../llm/types.js';
 import type { ChatMessage } from '../../shared/chat-message.js';
 
-/** The model as a session uses it: every call also reports usage and notices to the session. */
-export function withSessionHooks(llm: Llm, hooks: Required<Pick<LlmHooks, 'onUsage' | 'onNotice'>>): Llm {
+export interface SessionLlmHooks extends Required<Pick<LlmHooks, 'onUsage' | 'onNotice'>> {
+  /** asked before every model call; throws to refuse it (the run's token budget is spent) */
+  beforeRequest: () => void;
+}
+
+/** The model as a session uses it: every call is let through by the session and reports usage and notices to it. */
+export function withSessionHooks(llm: Llm, hooks: SessionLlmHooks): Llm {
   const merge = <T extends AskOptions>(options: T): T => ({
     ...options,
     onUsage: (usage, model) => {
@@ -21,8 +26,13 @@ export function withSessionHooks(llm: Llm, hooks: Required<Pick<LlmHooks, 'onUsa
     get supportsVision() {
       return llm.supportsVision;
     },
-    ask: (messages: ChatMessage[], options: AskOptions = {}): Promise<LlmReply> => llm.ask(messages, merge(options)),
-    askTool: (messages: ChatMessage[], options: AskToolOptions): Promise<LlmReply> =>
-      llm.askTool(messages, merge(options)),
+    ask: async (messages: ChatMessage[], options: AskOptions = {}): Promise<LlmReply> => {
+      hooks.beforeRequest();
+      return llm.ask(messages, merge(options));
+    },
+    askTool: async (messages: ChatMessage[], options: AskToolOptions): Promise<LlmReply> => {
+      hooks.beforeRequest();
+      return llm.askTool(messages, merge(options));
+    },
   };
 }

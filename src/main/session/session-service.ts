@@ -39,6 +39,8 @@ import { createLiveSessionContext, type LiveSessionContext } from './live-sessio
 import { withSessionHooks } from './session-llm.js';
 import { describeError } from '../flow/run-errors.js';
 import { claimRun, clearRunning, isDeadRun, recoverDeadRuns } from './run-markers.js';
+import { TokenBudget, TokenBudgetExceededError } from './token-budget.js';
+import { addUsage } from '../llm/usage.js';
 
 export type { RunResult, StartTaskRequest } from '../flow/mode-runner.js';
 
@@ -170,7 +172,10 @@ export class SessionService {
   }
 
   /** Continues an interrupted (or cancelled, or failed) session from where it stopped. */
-  resume(sessionId: string): { sessionId: string; done: Promise<RunResult> } {
+  resume(
+    sessionId: string,
+    options: Pick<StartTaskRequest, 'maxTotalTokens'> = {},
+  ): { sessionId: string; done: Promise<RunResult> } {
     const existing = this.requireSession(sessionId);
     if (this.isRunning(sessionId)) throw new Error(`Session ${sessionId} is already running.`);
     const settings = this.options.settings();
@@ -190,7 +195,7 @@ export class SessionService {
       sessionId,
       done: this.launch(
         session,
-        { task, sessionId, mode: session.mode, agents: session.agents, parallel: session.parallel },
+        { ...options, task, sessionId, mode: session.mode, agents: session.agents, parallel: session.parallel },
         settings,
         llmConfig,
         true,
@@ -325,10 +330,14 @@ export class SessionService {
     const live = this.liveSession(session, settings);
     const abort = new AbortController();
     live.abort = abort;
-    const llm = this.sessionLlm(session.id, live, llmConfig);
+    const budget = new TokenBudget(
+      { run: request.maxTotalTokens, session: settings.agent.maxTotalTokens },
+      live.usage.totalTokens,
+    );
+    const llm = this.sessionLlm(session.id, live, llmConfig, { budget, abort });
     live.llm = llm;
     live.provider = resolveLlmName(settings, request.model ?? session.model);
-    const sight = this.imageSight(session.id, live, settings, llm);
+    const sight = this.imageSight(session.id, live, settings, llm, { budget, abort });
     const context: RunContext = {
       session,
       request,
@@ -369,7 +378,11 @@ export class SessionService {
       await this.options.prepareRun?.({ session: live.context, emit: this.emit });
       return { sessionId: session.id, ...(await runner(context)) };
     })().then(
-      (result) => this.settle(session.id, result),
+      // a mode that went on after its model refused a call still ends as out of budget
+      (result) =>
+        abort.signal.reason instanceof TokenBudgetExceededError
+          ? this.settleError(session.id, abort.signal.reason, abort.signal)
+          : this.settle(session.id, result),
       (error: unknown) => this.settleError(session.id, error, abort.signal),
     );
     live.running = running;
@@ -384,9 +397,23 @@ export class SessionService {
     return running;
   }
 
-  private sessionLlm(sessionId: string, live: LiveSession, config: LlmConfig): Llm {
+  /** The turn's model: its usage is the session's, and once the budget is spent it refuses calls and stops the run. */
+  private sessionLlm(
+    sessionId: string,
+    live: LiveSession,
+    config: LlmConfig,
+    run: { budget: TokenBudget; abort: AbortController },
+  ): Llm {
     return withSessionHooks(this.options.llmFactory(config), {
+      beforeRequest: () => {
+        const exceeded = run.budget.exceeded();
+        if (!exceeded) return;
+        // the whole run stops (a flow's other steps too), as on a cancel, and settles as out of budget
+        run.abort.abort(exceeded);
+        throw exceeded;
+      },
       onUsage: (request, model) => {
+        run.budget.add(request);
         live.usage = addUsage(live.usage, request);
         this.store.updateSession(sessionId, { usage: live.usage });
         this.emit({ type: 'usage', sessionId, model, request, session: live.usage });
@@ -397,11 +424,18 @@ export class SessionService {
   }
 
   /** For a turn whose model cannot see: the vision model of the settings that describes its images, if any. */
-  private imageSight(sessionId: string, live: LiveSession, settings: AppSettings, llm: Llm): ImageSight | undefined {
+  private imageSight(
+    sessionId: string,
+    live: LiveSession,
+    settings: AppSettings,
+    llm: Llm,
+    run: { budget: TokenBudget; abort: AbortController },
+  ): ImageSight | undefined {
     if (llm.supportsVision) return undefined;
     const vision = resolveVisionLlmConfig(settings);
     if (!vision) return noVisionModel(llm.model);
-    const visionLlm = this.sessionLlm(sessionId, live, vision.config);
+    // its calls are the run's calls: they count against the same budget
+    const visionLlm = this.sessionLlm(sessionId, live, vision.config, run);
     if (!visionLlm.supportsVision) {
       return unusableVisionModel(
         llm.model,
@@ -422,6 +456,10 @@ export class SessionService {
   }
 
   private settleError(sessionId: string, error: unknown, signal: AbortSignal): RunResult {
+    if (signal.reason instanceof TokenBudgetExceededError) {
+      this.emit({ type: 'error', sessionId, ...describeError(signal.reason) });
+      return this.settle(sessionId, { sessionId, status: 'failed', result: signal.reason.message });
+    }
     if (signal.aborted || error instanceof RunCancelledError) {
       return this.settle(sessionId, { sessionId, status: 'cancelled', result: 'Cancelled by the user.' });
     }
@@ -436,15 +474,4 @@ export class SessionService {
 function titleOf(task: string): string {
   const firstLine = task.trim().split('\n')[0] ?? '';
   return firstLine.length > TITLE_LENGTH ? `${firstLine.slice(0, TITLE_LENGTH - 1)}…` : firstLine || 'Untitled task';
-}
-
-function addUsage(total: UsageTotals, request: UsageTotals): UsageTotals {
-  const cost =
-    total.cost !== undefined || request.cost !== undefined ? (total.cost ?? 0) + (request.cost ?? 0) : undefined;
-  return {
-    promptTokens: total.promptTokens + request.promptTokens,
-    completionTokens: total.completionTokens + request.completionTokens,
-    totalTokens: total.totalTokens + request.totalTokens,
-    ...(cost !== undefined ? { cost } : {}),
-  };
 }

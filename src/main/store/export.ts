@@ -45,7 +45,7 @@ function imageLines(images: Image[] | undefined): string[] {
 
 function metadataLines(session: SessionInfo): string[] {
   const { usage } = session;
-  const cost = usage.cost === undefined ? '' : `, cost $${usage.cost.toFixed(4)}`;
+  const cost = usage.cost === undefined ? '' : `, estimated cost $${usage.cost.toFixed(4)}`;
   return [
     `- Session: \`${session.id}\``,
     `- Status: ${session.status}`,

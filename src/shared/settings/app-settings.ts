@@ -13,6 +13,11 @@ export const AgentSettingsSchema = z.object({
   maxObserve: z.number().int().positive().default(10_000),
   /** messages kept in an agent's memory */
   maxMessages: z.number().int().positive().default(100),
+  /**
+   * a session's token budget: once its model calls (every run, agent, planner and summary) have used this many
+   * tokens as the provider reports them, its run stops before the next call; unset, no limit
+   */
+  maxTotalTokens: z.number().int().positive().optional(),
 });
 export type AgentSettings = z.infer<typeof AgentSettingsSchema>;
 

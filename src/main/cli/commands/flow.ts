@@ -36,6 +36,7 @@ export function flowCommand(): Command {
         sessionId: options.session,
         workspace: options.workspace,
         maxSteps: options.maxSteps,
+        maxTotalTokens: options.maxTokens,
         mode: options.mode === 'plan-act' ? 'plan_act' : 'planning',
         agents,
         parallel: options.parallel ?? 1,

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { MAX_TOKENS_HELP, positiveInt } from '../turn-options.js';
 
 /** `manus resume ID`: continues an interrupted, cancelled or failed session where it stopped (agent or flow). */
 export function resumeCommand(): Command {
@@ -6,8 +7,11 @@ export function resumeCommand(): Command {
     .description('continue an interrupted, cancelled or failed session where it stopped')
     .argument('<id>', 'the session id (see `manus sessions list`)')
     .option('--json', 'print events as NDJSON on stdout (one event per line)')
-    .action(async (sessionId: string, options: { json?: boolean }, command: Command) => {
+    .option('--max-tokens <n>', MAX_TOKENS_HELP, positiveInt)
+    .action(async (sessionId: string, options: { json?: boolean; maxTokens?: number }, command: Command) => {
       const { runTurnFromCli } = await import('../run-session.js');
-      await runTurnFromCli(command, options, (service) => service.resume(sessionId));
+      await runTurnFromCli(command, options, (service) =>
+        service.resume(sessionId, { maxTotalTokens: options.maxTokens }),
+      );
     });
 }

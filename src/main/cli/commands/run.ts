@@ -19,6 +19,7 @@ export function runCommand(): Command {
         sessionId: options.session,
         workspace: options.workspace,
         maxSteps: options.maxSteps,
+        maxTotalTokens: options.maxTokens,
         mode: 'agent',
       }),
     );

@@ -55,7 +55,7 @@ export function createManusMcpServer(options: ManusMcpServerOptions): Server {
     instructions: 'Manus Desktop tools. run_task hands a whole task to the Manus agent and returns its final answer.',
   });
   const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
-  // per server instance: a stdio client's choice holds for its connection; stateless HTTP has no session to keep it
+  // per server instance: a client's choice holds for its stdio connection or its HTTP session
   let logLevel: LoggingLevel = 'info';
   server.setRequestHandler(SetLevelRequestSchema, (request) => {
     logLevel = request.params.level;

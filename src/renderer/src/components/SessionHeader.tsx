@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SessionView } from '../state/session-view.js';
-import { formatCount } from '../lib/format.js';
+import { UsageBadge } from './UsageBadge.js';
 import './session-header.css';
 
 export type PanelChoice = 'plan' | 'browser' | 'files' | 'none';
@@ -40,9 +40,7 @@ export function SessionHeader({
             {t('session.step', { step: activity.step, max: activity.maxSteps })}
           </span>
         ) : null}
-        {view.usage ? (
-          <span className="usage">{t('session.tokens', { tokens: formatCount(view.usage.totalTokens) })}</span>
-        ) : null}
+        <UsageBadge usage={view.usage ?? view.session?.usage} />
       </div>
       <div className="session-tools">
         {extra}

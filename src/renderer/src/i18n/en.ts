@@ -121,6 +121,10 @@ export const en = {
       title: 'Docker is not available',
       fix: 'Start Docker (or install Docker Desktop / docker-engine) and build the sandbox image with `manus sandbox build`. To run tools on this machine instead, switch the sandbox to local mode in Settings.',
     },
+    token_budget: {
+      title: 'Token budget reached',
+      fix: 'Raise the session token budget in Settings → Usage & budget (or clear it), then send a follow-up to go on.',
+    },
     generic: {
       title: 'Something went wrong',
     },
@@ -295,6 +299,7 @@ export const en = {
       browser: 'Browser',
       approval: 'Tool approval',
       appearance: 'Language & appearance',
+      usage: 'Usage & budget',
     },
     intro: {
       providers:
@@ -304,6 +309,7 @@ export const en = {
       browser: 'The Chromium the agent drives for web tasks.',
       approval: 'Decide which tool calls wait for your approval before they run.',
       appearance: 'These choices apply to this machine only.',
+      usage: 'How many tokens a session may use, and what tokens cost for the estimate shown with each session.',
     },
     providers: {
       defaultModel: 'Default model',
@@ -517,6 +523,26 @@ export const en = {
     cancel: 'Cancel',
     choose: 'Choose…',
     decision: { accept: '✓ Sent', decline: '✕ Declined', cancel: 'Cancelled' },
+  },
+  budget: {
+    cost: '≈ {{cost}}',
+    tokensDetail: '{{prompt}} prompt + {{completion}} completion tokens',
+    costDetail: 'estimated cost {{cost}} at the price per million tokens of the model',
+    noPrice: 'no price known for this model (Settings → Usage & budget)',
+    sessionBudget: 'Token budget per session',
+    sessionBudgetHelp:
+      "A session's run stops before its next model call once all its model calls together (every run, agent, planner and summary; prompt + completion tokens as the provider reports them) have used this many. Empty: no limit. In a terminal, --max-tokens sets a budget for one run.",
+    noLimit: 'No limit',
+    prices: 'Prices in USD per million tokens',
+    pricesHelp:
+      'For the estimated cost shown with each session and by `manus sessions show`. Well-known models have a list price; a price set here comes first.',
+    model: 'Model',
+    input: 'Input',
+    output: 'Output',
+    listPrice: 'list price',
+    noListPrice: 'no list price',
+    badBudget: 'The budget is a whole number of tokens above 0, or empty for no limit.',
+    badPrice: 'Give both prices (0 or more) of {{name}}, or neither.',
   },
   attach: {
     remove: 'Remove the file',

@@ -125,6 +125,10 @@ export const zh: Translation<typeof en> = {
       title: 'Docker 不可用',
       fix: '启动 Docker（或安装 Docker Desktop / docker-engine），并用 `manus sandbox build` 构建沙箱镜像。若要在本机直接运行工具，请在设置中把沙箱切换为本地模式。',
     },
+    token_budget: {
+      title: '已达到 token 预算',
+      fix: '在 设置 → 用量与预算 中提高会话的 token 预算（或清空它），然后发送后续消息即可继续。',
+    },
     generic: {
       title: '出错了',
     },
@@ -297,6 +301,7 @@ export const zh: Translation<typeof en> = {
       browser: '浏览器',
       approval: '工具审批',
       appearance: '语言与外观',
+      usage: '用量与预算',
     },
     intro: {
       providers:
@@ -306,6 +311,7 @@ export const zh: Translation<typeof en> = {
       browser: '智能体执行网页任务时使用的 Chromium。',
       approval: '决定哪些工具调用在运行前需要你的批准。',
       appearance: '这些选项只对这台电脑生效。',
+      usage: '一个会话最多可以使用多少 token，以及用于估算每个会话费用的 token 价格。',
     },
     providers: {
       defaultModel: '默认模型',
@@ -515,6 +521,25 @@ export const zh: Translation<typeof en> = {
     cancel: '取消',
     choose: '请选择…',
     decision: { accept: '✓ 已发送', decline: '✕ 已拒绝', cancel: '已取消' },
+  },
+  budget: {
+    cost: '≈ {{cost}}',
+    tokensDetail: '提示 {{prompt}} + 回复 {{completion}} 个 token',
+    costDetail: '按模型每百万 token 的价格估算，费用约 {{cost}}',
+    noPrice: '此模型的价格未知（设置 → 用量与预算）',
+    sessionBudget: '每个会话的 token 预算',
+    sessionBudgetHelp:
+      '当一个会话的所有模型调用（所有运行、智能体、规划与总结；按服务商报告的提示 + 回复 token 计）合计达到这个数目时，它的运行会在下一次调用模型之前停止。留空表示不限。在终端中，--max-tokens 为单次运行设置预算。',
+    noLimit: '不限',
+    prices: '价格（美元 / 每百万 token）',
+    pricesHelp: '用于每个会话旁显示的估算费用，以及 `manus sessions show`。常见模型有公开价格；在这里设置的价格优先。',
+    model: '模型',
+    input: '输入',
+    output: '输出',
+    listPrice: '公开价格',
+    noListPrice: '无公开价格',
+    badBudget: '预算是大于 0 的整数 token 数，留空表示不限。',
+    badPrice: '请为 {{name}} 填写两个价格（0 或以上），或都不填。',
   },
   attach: {
     remove: '移除文件',

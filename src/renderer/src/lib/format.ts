@@ -10,6 +10,12 @@ export function formatCount(count: number): string {
   return count >= 1000 ? `${(count / 1000).toFixed(count >= 10_000 ? 0 : 1)}k` : String(count);
 }
 
+/** US dollars, short: cents for a small amount, whole dollars for a large one. */
+export function formatCost(usd: number): string {
+  if (usd > 0 && usd < 0.01) return '<$0.01';
+  return `$${usd.toFixed(usd >= 100 ? 0 : 2)}`;
+}
+
 export function imageSource(image: { mimeType: string; data: string }): string {
   return `data:${image.mimeType};base64,${image.data}`;
 }

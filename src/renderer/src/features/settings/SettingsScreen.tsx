@@ -10,6 +10,7 @@ import { SandboxSection } from './SandboxSection.js';
 import { BrowserSection } from './BrowserSection.js';
 import { ApprovalSection } from './ApprovalSection.js';
 import { AppearanceSection } from './AppearanceSection.js';
+import { UsageSection } from './UsageSection.js';
 import './settings.css';
 
 const TAB_ICONS: Record<SettingsTab, string> = {
@@ -18,6 +19,7 @@ const TAB_ICONS: Record<SettingsTab, string> = {
   sandbox: '▣',
   browser: '◎',
   approval: '✓',
+  usage: '¤',
   appearance: '◐',
 };
 
@@ -123,6 +125,7 @@ export function SettingsScreen({
             {tab === 'sandbox' ? <SandboxSection client={client} settings={settings} save={save} /> : null}
             {tab === 'browser' ? <BrowserSection client={client} settings={settings} save={save} /> : null}
             {tab === 'approval' ? <ApprovalSection client={client} settings={settings} save={save} /> : null}
+            {tab === 'usage' ? <UsageSection client={client} settings={settings} save={save} /> : null}
             {tab === 'appearance' ? <AppearanceSection /> : null}
           </div>
         ) : (
