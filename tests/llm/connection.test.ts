@@ -37,7 +37,7 @@ describe('settings screen: models and connection test', () => {
     expect(refused.ok).toBe(false);
     expect(refused.code).toBe('unauthorized');
     expect(refused.error).toMatch(
-      /API key refused \(HTTP 401\).*Incorrect API key provided.*check it in the LLM settings/,
+      /API key refused \(HTTP 401\).*Incorrect API key provided.*check it in the provider's settings/,
     );
 
     const missing = await testConnection({ provider: 'openai', model: 'gpt-4o' });

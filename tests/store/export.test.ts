@@ -92,7 +92,7 @@ describe('exportSessionMarkdown', () => {
       '# Chart the weather',
       `- Session: \`${sessionId}\``,
       '- Status: finished',
-      '- Tokens: 120 prompt + 30 completion = 150, cost $0.0123',
+      '- Tokens: 120 prompt + 30 completion = 150, estimated cost $0.0123',
       '## User',
       '### Plan created: Weather chart',
       '[✓] Fetch data',
