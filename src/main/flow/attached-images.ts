@@ -19,9 +19,15 @@ const IMAGE_TYPES: Record<string, Image['mimeType']> = {
  * through the workspace's held handle: a path out of it, a link or a special file is skipped, never opened.
  */
 export function attachedImages(plan: Plan, workspace: string): Image[] {
-  const paths = [...new Set(plan.steps.flatMap((step) => step.attachments))].filter(
-    (path) => IMAGE_TYPES[extname(path).toLowerCase()],
+  return workspaceImages(
+    plan.steps.flatMap((step) => step.attachments),
+    workspace,
   );
+}
+
+/** The images among workspace files (a step's attachments), read the same guarded way. */
+export function workspaceImages(files: readonly string[], workspace: string): Image[] {
+  const paths = [...new Set(files)].filter((path) => IMAGE_TYPES[extname(path).toLowerCase()]);
   const images: Image[] = [];
   WorkspaceRoot.with(workspace, (root) => {
     for (const path of paths) {
