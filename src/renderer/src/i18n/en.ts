@@ -85,6 +85,12 @@ export const en = {
     agent: 'Agent',
     none: 'No plan yet. In a planning flow the plan appears here as it is made.',
   },
+  planAct: {
+    stepMessage: 'step {{index}}',
+    goal: 'Goal',
+    error: 'Why it failed',
+    files: 'Files',
+  },
   browserPanel: {
     title: 'Browser',
     none: 'No screenshots yet. They appear here when the agent uses the browser.',

@@ -89,6 +89,12 @@ export const zh: Translation<typeof en> = {
     agent: '智能体',
     none: '还没有计划。在规划流程中，计划生成后会显示在这里。',
   },
+  planAct: {
+    stepMessage: '第 {{index}} 步',
+    goal: '目标',
+    error: '失败原因',
+    files: '文件',
+  },
   browserPanel: {
     title: '浏览器',
     none: '还没有截图。智能体使用浏览器时截图会出现在这里。',
