@@ -5,7 +5,7 @@ import type { NewPlanStep, Plan, PlanStep } from '../store/plan-store.js';
 import type { StepReport } from '../../shared/step-report.js';
 import { StepReportSchema } from '../../shared/step-report.js';
 import { BaseFlow, type AgentDescription, type FlowResult } from './base-flow.js';
-import { attachedImages, workspaceImages } from './attached-images.js';
+import { workspaceImages } from './attached-images.js';
 import { clipNote } from './clip-note.js';
 import { executeStepPrompt } from './plan-act-prompts.js';
 import { PlanActPlanner } from './plan-act-planner.js';
@@ -300,10 +300,13 @@ export class PlanActFlow extends BaseFlow {
     const attachments = [...new Set(plan.steps.flatMap((step) => step.attachments))];
     let message: string;
     let shown = attachments;
+    // the steps' messages already showed their pictures: the summary shows those it names itself
+    let pictured = attachments;
     try {
       const summary = await this.planner.summarize(planJson(plan, ending?.text), plan.language, this.run.signal);
       message = summary.message;
-      shown = [...new Set([...this.checkedAttachments(summary.attachments), ...attachments])];
+      pictured = this.checkedAttachments(summary.attachments);
+      shown = [...new Set([...pictured, ...attachments])];
     } catch (error) {
       if (this.run.signal.aborted) throw error;
       this.emitNotice('summary_report', `The summary failed (${describeError(error).message}); showing the results.`);
@@ -318,7 +321,7 @@ export class PlanActFlow extends BaseFlow {
       summary: text,
     });
     this.emitPlan(ending ? 'updated' : 'completed', finished);
-    this.say(text, 'planner', attachedImages(finished, this.run.session.workspace));
+    this.say(text, 'planner', workspaceImages(pictured, this.run.session.workspace));
     return { status: ending ? 'failed' : 'finished', result: text };
   }
 }
