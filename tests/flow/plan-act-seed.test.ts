@@ -201,6 +201,38 @@ describe('Plan-Act as the seed specifies it', () => {
     expect(harness.store.plans.list(sessionId)[0].status).toBe('stopped');
   });
 
+  it('ends when the planner finds no way around a failed step, and a resume asks it again', async () => {
+    let giveUp = true;
+    harness = await startCoreHarness(
+      planActScript({
+        step: (step) => finish(report(step.id !== 'b', step.id === 'b' ? 'The disk is full.' : `done ${step.id}`)),
+        update: (update) =>
+          update.prompt.includes('FAILED') && !giveUp
+            ? { text: '{"steps": [{"id": "c", "description": "Write it to the other disk"}]}' }
+            : {
+                text: update.prompt.includes('FAILED')
+                  ? '{"steps": []}'
+                  : '{"steps": [{"id": "b", "description": "Write the report file"}]}',
+              },
+      }),
+    );
+    const { sessionId, done } = harness.service.start({ task: 'Report', mode: 'plan_act' });
+    const first = await done;
+    expect(first.status).toBe('failed');
+    expect(first.result).toMatch(
+      /^Step b \(Write the report file\) failed: The disk is full\. The planner found no other way to the goal\./,
+    );
+    giveUp = false;
+    expect((await harness.service.resume(sessionId).done).status).toBe('finished');
+    const [plan] = harness.store.plans.list(sessionId);
+    expect(plan.steps.map((s) => [s.key, s.status])).toEqual([
+      ['a', 'completed'],
+      ['b', 'blocked'],
+      ['c', 'completed'],
+    ]);
+    expect(plan.status).toBe('completed');
+  });
+
   it('ends with a clear reason at planAct.maxStepsPerPlan, the limit given to the planner summary', async () => {
     let added = 0;
     harness = await startCoreHarness(

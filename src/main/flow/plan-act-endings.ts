@@ -18,7 +18,8 @@ export function stepLimitEnding(limit: number): PlanActEnding {
 
 /** How a failed step is named in an ending. */
 export function failedStep(key: string, description: string, error: string): string {
-  return `Step ${key} (${description}) failed: ${error}`;
+  // the ending goes on with a new sentence: the error's own full stop is dropped
+  return `Step ${key} (${description}) failed: ${error.replace(/[.\s]+$/, '')}`;
 }
 
 export function replanLimitEnding(failed: string, limit: number): PlanActEnding {

@@ -54,6 +54,13 @@ export class PlanActFlow extends BaseFlow {
       this.emitNotice('flow_resumed', next ? `Continuing from step ${next.key}: ${next.text}` : 'Finishing the plan.');
     }
     if (plan.steps.length === 0) return this.finishInfeasible(plan);
+    const lastStep = plan.steps.at(-1);
+    if (resumable && !openStep(plan) && lastStep?.status === 'blocked') {
+      // the turn stopped at a failed step: continuing gives it to the planner again (within the same replan limit)
+      const revised = await this.replan(plan.id, failedRun(lastStep));
+      if ('ending' in revised) return this.finish(plan.id, revised.ending);
+      plan = revised.plan;
+    }
     for (let next = openStep(plan); next; next = openStep(plan)) {
       if (this.stopReason()) return this.finish(plan.id, TIMEOUT_ENDING);
       if (stepRuns(plan) >= this.options.stepLimit)
@@ -324,6 +331,15 @@ export class PlanActFlow extends BaseFlow {
     this.say(text, 'planner', workspaceImages(pictured, this.run.session.workspace));
     return { status: ending ? 'failed' : 'finished', result: text };
   }
+}
+
+/** A stored failed step as the run that failed it. */
+function failedRun(step: PlanStep): StepRun {
+  return {
+    step,
+    report: { success: false, result: step.result ?? '', attachments: step.attachments },
+    error: step.error || 'The step failed.',
+  };
 }
 
 function openStep(plan: Plan): PlanStep | undefined {
