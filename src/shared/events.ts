@@ -197,6 +197,8 @@ export const NoticeEventSchema = z.object({
   level: z.enum(['info', 'warning']),
   code: z.string(),
   text: z.string(),
+  /** what a translation of `code` fills in (`text` is the English); absent: the text is shown as it is */
+  params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
 });
 
 export const ErrorEventSchema = z.object({

@@ -37,7 +37,7 @@ describe('Plan-Act limits from `manus config set`', () => {
     });
     expect(flow.code).not.toBe(0);
     expect(flow.stdout + flow.stderr).toContain(
-      'Step a (Collect the numbers) failed: step a broke. The plan was already replanned 0 times, its limit (setting planAct.maxReplans).',
+      'Step a (Collect the numbers) failed: step a broke. The replan limit (0, setting planAct.maxReplans) was reached.',
     );
     // the failed step did not go to the planner: the limit allowed no replan
     const kinds = llm.chatRequests.map((request) => classify(request.body).kind);

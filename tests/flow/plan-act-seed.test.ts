@@ -192,7 +192,7 @@ describe('Plan-Act as the seed specifies it', () => {
     const result = await done;
     expect(result.status).toBe('failed');
     expect(result.result).toBe(
-      'Step retry (Try another way) failed: broken retry. The plan was already replanned 1 time, its limit (setting planAct.maxReplans).\n\nNothing worked.',
+      'Step retry (Try another way) failed: broken retry. The replan limit (1, setting planAct.maxReplans) was reached.\n\nNothing worked.',
     );
     const kinds = planActRequests().map((k) => k.kind);
     expect(kinds.filter((k) => k === 'pa_update')).toHaveLength(1);

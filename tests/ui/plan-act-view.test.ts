@@ -6,6 +6,17 @@ import type { CoreEvent, CoreEventInput } from '../../src/shared/events.js';
 import { sessionViewFromEvents, type MessageItem } from '../../src/renderer/src/state/session-view.js';
 import { exportSessionMarkdown } from '../../src/main/store/export.js';
 import { openStore } from '../../src/main/store/store.js';
+import {
+  failedStep,
+  goalUnreachableEnding,
+  replanFailedEnding,
+  replanLimitEnding,
+  replannedNotice,
+  stepLimitEnding,
+  TIMEOUT_ENDING,
+} from '../../src/main/flow/plan-act-endings.js';
+import { en } from '../../src/renderer/src/i18n/en.js';
+import { zh } from '../../src/renderer/src/i18n/zh.js';
 
 const SESSION = 's1';
 /** what an executor's answer looked like in sessions stored before Plan-Act showed reports as their result */
@@ -59,5 +70,31 @@ describe('Plan-Act step reports stored by an older version', () => {
     } finally {
       store.close();
     }
+  });
+});
+
+/** i18next's interpolation, as the app configures it (no escaping) */
+function fill(template: string, params: Record<string, string | number>): string {
+  return template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(params[name] ?? `{{${name}}}`));
+}
+
+const placeholders = (template: string) => [...template.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
+
+describe('Plan-Act endings and notices in the person language', () => {
+  const failed = failedStep('b', 'Read the price page', 'The page answered 503.');
+  const notices: [string, { params: Record<string, string | number>; text: string }][] = [
+    ['plan_timeout', TIMEOUT_ENDING],
+    ['plan_step_limit', stepLimitEnding(30)],
+    ['plan_replan_limit', replanLimitEnding(failed, 3)],
+    ['plan_replan_failed', replanFailedEnding(failed, 'the model is offline')],
+    ['plan_goal_unreachable', goalUnreachableEnding(failed)],
+    ['replanned', replannedNotice(failed, 1, 3, 2)],
+  ];
+
+  it.each(notices)('%s reads in English as the core wrote it, and Chinese fills in the same values', (code, notice) => {
+    const key = code as keyof typeof en.planAct.notices;
+    expect(fill(en.planAct.notices[key], notice.params)).toBe(notice.text);
+    expect(placeholders(zh.planAct.notices[key])).toEqual(placeholders(en.planAct.notices[key]));
+    expect(fill(zh.planAct.notices[key], notice.params)).not.toMatch(/\{\{/);
   });
 });

@@ -127,8 +127,13 @@ export abstract class BaseFlow {
     });
   }
 
-  protected emitNotice(code: string, text: string, level: 'info' | 'warning' = 'info'): void {
-    this.run.emit({ type: 'notice', sessionId: this.sessionId, level, code, text });
+  protected emitNotice(
+    code: string,
+    text: string,
+    level: 'info' | 'warning' = 'info',
+    params?: Record<string, string | number>,
+  ): void {
+    this.run.emit({ type: 'notice', sessionId: this.sessionId, level, code, text, ...(params ? { params } : {}) });
   }
 
   /** The planner's title names the session (on its first plan only, so follow-ups keep the name). */

@@ -14,6 +14,7 @@ import {
   goalUnreachableEnding,
   replanFailedEnding,
   replanLimitEnding,
+  replannedNotice,
   stepLimitEnding,
   TIMEOUT_ENDING,
   type PlanActEnding,
@@ -241,11 +242,8 @@ export class PlanActFlow extends BaseFlow {
     }
     if (steps.length === 0) return { ending: goalUnreachableEnding(failed) };
     const updated = this.replaceRemaining(plan, steps);
-    this.emitNotice(
-      'replanned',
-      `${failed}. The planner replanned (${replansSoFar + 1} of ${this.options.maxReplans}): ${steps.length} step${steps.length === 1 ? '' : 's'} to do.`,
-      'warning',
-    );
+    const notice = replannedNotice(failed, replansSoFar + 1, this.options.maxReplans, steps.length);
+    this.emitNotice('replanned', notice.text, 'warning', notice.params);
     return { plan: updated };
   }
 
@@ -302,7 +300,7 @@ export class PlanActFlow extends BaseFlow {
 
   /** The Planner's summary ends the turn; a run that stopped early says why first. */
   private async finish(planId: string, ending?: PlanActEnding): Promise<FlowResult> {
-    if (ending) this.emitNotice(`plan_${ending.code}`, ending.text, 'warning');
+    if (ending) this.emitNotice(`plan_${ending.code}`, ending.text, 'warning', ending.params);
     const plan = this.plans.require(this.sessionId, planId);
     const attachments = [...new Set(plan.steps.flatMap((step) => step.attachments))];
     let message: string;

@@ -88,6 +88,8 @@ export interface NoticeItem {
   level: 'info' | 'warning';
   code: string;
   text: string;
+  /** what the translation of `code` fills in, when the core gave them */
+  params?: Record<string, string | number>;
 }
 
 export interface StepItem {
@@ -276,6 +278,7 @@ function applyOne(draft: SessionView, event: CoreEvent): void {
         level: event.level,
         code: event.code,
         text: event.text,
+        ...(event.params ? { params: event.params } : {}),
       });
       return;
     case 'done':

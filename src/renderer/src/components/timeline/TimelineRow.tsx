@@ -38,7 +38,12 @@ export const TimelineRow = memo(function TimelineRow({
     case 'error':
       return <ProblemBanner code={item.code} message={item.message} hint={item.hint} />;
     case 'notice':
-      return <div className={`notice notice-${item.level}`}>{item.text}</div>;
+      return (
+        <div className={`notice notice-${item.level}`} data-code={item.code}>
+          {/* a notice with its values reads in the person's language when its code has a translation */}
+          {item.params ? t(`planAct.notices.${item.code}`, { ...item.params, defaultValue: item.text }) : item.text}
+        </div>
+      );
     case 'step':
       return (
         <div className={`step-marker step-${item.action}`}>
