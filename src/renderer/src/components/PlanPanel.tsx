@@ -56,7 +56,7 @@ export function PlanPanel({ plan }: { plan: PlanView | undefined }) {
                   <span className="plan-label">{t('planAct.error')}</span> {error}
                 </div>
               ) : null}
-              {result ? (
+              {result && result !== error ? (
                 <details className="plan-step-detail">
                   <summary className="plan-label">{t('plan.result')}</summary>
                   <Markdown text={result} />
