@@ -175,4 +175,71 @@ describe('Plan-Act in the app against manus serve', () => {
     expect(markdown).toContain('![image 1](sales.png)');
     expect(markdown).not.toMatch(/"success"\s*:/);
   });
+
+  it('sends a failed step back to the planner: the app shows why it failed, the replan and the summary, in Chinese', async () => {
+    const cached = { id: 'c', description: '改用缓存的价格' };
+    await e2e.serve((request: ScriptRequest) => {
+      const kind = classify(request.body);
+      switch (kind.kind) {
+        case 'pa_create':
+          return {
+            text: JSON.stringify({
+              title: '价格报告',
+              goal: '写出小部件的价格',
+              language: 'zh',
+              steps: [
+                { id: 'a', description: '整理需求' },
+                { id: 'b', description: '读取价格页面' },
+              ],
+              message: '我会先整理需求，再读取价格。',
+            }),
+          };
+        case 'pa_step':
+          return kind.id === 'b'
+            ? finish(JSON.stringify({ success: false, result: 'The page answered 503.', attachments: [] }))
+            : finish(report(kind.id === 'a' ? '需求已整理。' : '缓存中的价格是 42 欧元。'));
+        case 'pa_update':
+          return {
+            text: JSON.stringify({
+              steps: kind.prompt.includes('FAILED') ? [cached] : [{ id: 'b', description: '读取价格页面' }],
+            }),
+          };
+        case 'pa_summary':
+          return { text: JSON.stringify({ message: '价格页面不可用，改用缓存：小部件 42 欧元。', attachments: [] }) };
+        default:
+          return { text: 'unexpected' };
+      }
+    });
+    const { page } = await e2e.openPage();
+    await page.evaluate(() => {
+      localStorage.setItem('manus.theme', 'light');
+      localStorage.setItem('manus.language', 'zh');
+    });
+    await page.reload();
+    await page.locator('[data-mode="plan_act"]').click();
+    const input = page.getByTestId('composer-input');
+    await input.fill('查一下小部件的价格');
+    await input.press('Enter');
+    await expect
+      .poll(() => page.getByTestId('session-status').getAttribute('data-status'), { timeout: RUN_TIMEOUT_MS })
+      .toBe('finished');
+
+    const replanned = page.locator('.notice[data-code="replanned"]');
+    expect(await replanned.innerText()).toBe(
+      '第 b 步（读取价格页面）失败：The page answered 503。规划器已重新规划（第 1 / 3 次）：还有 1 步。',
+    );
+    const panel = page.getByTestId('plan-panel');
+    const steps = panel.locator('.plan-step');
+    expect(await steps.locator('.plan-step-text').allInnerTexts()).toEqual([
+      '整理需求',
+      '读取价格页面',
+      '改用缓存的价格',
+    ]);
+    expect(await panel.locator('.plan-marker').allInnerTexts()).toEqual(['[✓]', '[!]', '[✓]']);
+    expect(await steps.nth(1).locator('.plan-step-error').innerText()).toContain('The page answered 503.');
+    await page.locator('.message-assistant', { hasText: '价格页面不可用，改用缓存：小部件 42 欧元。' }).waitFor();
+    await expectNoExecutorJson(page);
+    await replanned.evaluate((notice) => notice.scrollIntoView({ block: 'center' }));
+    await screenshot(page, 'replan');
+  });
 });
