@@ -58,16 +58,32 @@ export const PLAN_STEP_STATUSES = ['not_started', 'in_progress', 'completed', 'b
 export const PlanStepStatusSchema = z.enum(PLAN_STEP_STATUSES);
 export type PlanStepStatus = z.infer<typeof PlanStepStatusSchema>;
 
+/** A step's own result as the seed's Step model has it (absent on events stored before steps carried them). */
+const StepResultFields = {
+  /** the step's result in words, never the executor's JSON */
+  result: z.string().optional(),
+  /** workspace files the step produced, relative to the workspace */
+  attachments: z.array(z.string()).optional(),
+  error: z.string().optional(),
+};
+
 export const PlanSnapshotSchema = z.object({
   planId: z.string(),
   title: z.string(),
+  /** Plan-Act: what the plan is for, the language it answers in, and the planner's note to the person */
+  goal: z.string().optional(),
+  language: z.string().optional(),
+  message: z.string().optional(),
   steps: z.array(
     z.object({
+      /** the planner's id of the step (Plan-Act), stable across replans */
+      id: z.string().optional(),
       text: z.string(),
       status: PlanStepStatusSchema,
       notes: z.string(),
       agent: z.string().optional(),
       dependsOn: z.array(z.number().int()).optional(),
+      ...StepResultFields,
     }),
   ),
   /** the plan as text, in the form the model reads */
@@ -110,6 +126,10 @@ export const MessageEventSchema = z.object({
   text: z.string(),
   delta: z.boolean(),
   images: z.array(ImageSchema).optional(),
+  /** a flow's executor wrote it while working on this step */
+  step: z.object({ planId: z.string(), stepIndex: z.number().int().nonnegative() }).optional(),
+  /** workspace files the message presents (a step's results), relative to the workspace */
+  attachments: z.array(z.string()).optional(),
 });
 
 export const ToolEventSchema = z.object({
@@ -150,7 +170,7 @@ export const StepEventSchema = z.object({
   stepIndex: z.number().int().nonnegative(),
   description: z.string(),
   agent: z.string().optional(),
-  result: z.string().optional(),
+  ...StepResultFields,
 });
 
 export const TitleEventSchema = z.object({

@@ -14,7 +14,7 @@ afterEach(async () => {
 
 /** This file runs the flows with small limits (the mode runner of the app uses 100 step runs and 60 minutes). */
 function limitFlows(options: Partial<FlowOptions>): { service: { modes: ModeCatalog } } {
-  const flowOptions = { agents: ['manus'], parallel: 1, stepLimit: 100, timeoutMs: 60_000, ...options };
+  const flowOptions = { agents: ['manus'], parallel: 1, stepLimit: 100, maxReplans: 3, timeoutMs: 60_000, ...options };
   const modes: ModeCatalog = {
     ...BUILTIN_MODES,
     planning: (run) => FlowFactory.create('planning', run, flowOptions).execute(run.request.task),

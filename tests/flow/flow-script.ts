@@ -10,7 +10,7 @@ export type FlowRequest =
   | { kind: 'pa_create'; retry: boolean; prompt: string }
   | { kind: 'pa_update'; prompt: string }
   | { kind: 'pa_summary'; prompt: string }
-  | { kind: 'pa_step'; id: string; first: boolean; prompt: string }
+  | { kind: 'pa_step'; id: string; first: boolean; prompt: string; tools: string[] }
   | { kind: 'other' };
 
 interface WireMessage {
@@ -40,7 +40,7 @@ export function classify(body: any): FlowRequest {
   const step = /You are now working on step (\d+): "([\s\S]*?)"\n/.exec(firstUser);
   if (step) return { kind: 'step', index: Number(step[1]), text: step[2], first, system, prompt: firstUser };
   const paStep = /Your step \(id ([^)]+)\)/.exec(firstUser);
-  if (paStep) return { kind: 'pa_step', id: paStep[1], first, prompt: firstUser };
+  if (paStep) return { kind: 'pa_step', id: paStep[1], first, prompt: firstUser, tools };
   if (firstUser.includes('Write the final answer')) {
     return tools.length ? { kind: 'summary_agent', prompt: firstUser } : { kind: 'summary', prompt: firstUser };
   }
@@ -106,4 +106,50 @@ export function stepStarts(bodies: any[]): Map<number, number> {
     if (kind.kind === 'step' && kind.first) counts.set(kind.index, (counts.get(kind.index) ?? 0) + 1);
   }
   return counts;
+}
+
+/** The plan the scripted Planner answers a Plan-Act task with, unless a test gives another. */
+export const PLAN_ACT_PLAN = {
+  title: '数据报告',
+  goal: 'Write a report file',
+  language: 'zh',
+  steps: [
+    { id: 'a', description: 'Collect the numbers' },
+    { id: 'b', description: 'Write the report file' },
+  ],
+  message: '我会分两步完成。',
+};
+
+export type PlanActPart<K extends FlowRequest['kind']> = (
+  request: Extract<FlowRequest, { kind: K }>,
+  raw: ScriptRequest,
+) => FakeReply;
+
+/** A fake model for Plan-Act: plans, runs each step with a JSON report, keeps step b, summarises. */
+export function planActScript(parts: {
+  create?: PlanActPart<'pa_create'>;
+  step?: PlanActPart<'pa_step'>;
+  update?: PlanActPart<'pa_update'>;
+  summary?: PlanActPart<'pa_summary'>;
+}) {
+  return (request: ScriptRequest): FakeReply => {
+    const kind = classify(request.body);
+    switch (kind.kind) {
+      case 'pa_create':
+        return parts.create?.(kind, request) ?? { text: JSON.stringify(PLAN_ACT_PLAN) };
+      case 'pa_step':
+        return (
+          parts.step?.(kind, request) ??
+          finish(JSON.stringify({ success: true, result: `done ${kind.id}`, attachments: [] }))
+        );
+      case 'pa_update':
+        return (
+          parts.update?.(kind, request) ?? { text: '{"steps": [{"id": "b", "description": "Write the report file"}]}' }
+        );
+      case 'pa_summary':
+        return parts.summary?.(kind, request) ?? { text: '{"message": "报告已完成。", "attachments": ["report.md"]}' };
+      default:
+        return { text: `unexpected: ${JSON.stringify(request.body.messages).slice(0, 300)}` };
+    }
+  };
 }

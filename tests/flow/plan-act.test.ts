@@ -5,9 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CoreEvent } from '../../src/shared/events.js';
-import type { FakeReply, ScriptRequest } from '../support/fake-llm/index.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
-import { classify, finish, type FlowRequest } from './flow-script.js';
+import { classify, finish, PLAN_ACT_PLAN as PLAN, planActScript } from './flow-script.js';
 import { waitFor } from '../support/wait-for.js';
 
 let harness: CoreHarness | undefined;
@@ -18,50 +17,6 @@ afterEach(async () => {
 
 function ofType<T extends CoreEvent['type']>(events: CoreEvent[], type: T) {
   return events.filter((e): e is Extract<CoreEvent, { type: T }> => e.type === type);
-}
-
-const PLAN = {
-  title: '数据报告',
-  goal: 'Write a report file',
-  language: 'zh',
-  steps: [
-    { id: 'a', description: 'Collect the numbers' },
-    { id: 'b', description: 'Write the report file' },
-  ],
-  message: '我会分两步完成。',
-};
-
-type Part<K extends FlowRequest['kind']> = (
-  request: Extract<FlowRequest, { kind: K }>,
-  raw: ScriptRequest,
-) => FakeReply;
-
-function planActScript(parts: {
-  create?: Part<'pa_create'>;
-  step?: Part<'pa_step'>;
-  update?: Part<'pa_update'>;
-  summary?: Part<'pa_summary'>;
-}) {
-  return (request: ScriptRequest): FakeReply => {
-    const kind = classify(request.body);
-    switch (kind.kind) {
-      case 'pa_create':
-        return parts.create?.(kind, request) ?? { text: JSON.stringify(PLAN) };
-      case 'pa_step':
-        return (
-          parts.step?.(kind, request) ??
-          finish(JSON.stringify({ success: true, result: `done ${kind.id}`, attachments: [] }))
-        );
-      case 'pa_update':
-        return (
-          parts.update?.(kind, request) ?? { text: '{"steps": [{"id": "b", "description": "Write the report file"}]}' }
-        );
-      case 'pa_summary':
-        return parts.summary?.(kind, request) ?? { text: '{"message": "报告已完成。", "attachments": ["report.md"]}' };
-      default:
-        return { text: `unexpected: ${JSON.stringify(request.body.messages).slice(0, 300)}` };
-    }
-  };
 }
 
 describe('Plan-Act', () => {

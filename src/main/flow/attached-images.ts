@@ -16,15 +16,18 @@ const IMAGE_TYPES: Record<string, Image['mimeType']> = {
 
 /** The images among the files the plan's steps produced (charts...), in plan order, for the final message. */
 export function attachedImages(plan: Plan, workspace: string): Image[] {
-  return imagesAmong([...new Set(plan.steps.flatMap((step) => step.attachments))], workspace);
+  return imagesAmong(
+    plan.steps.flatMap((step) => step.attachments),
+    workspace,
+  );
 }
 
 /**
- * The images among workspace files (charts, pictures), in the order given, for a final message. Read through the
- * workspace's held handle: a path out of it, a link or a special file is skipped, never opened.
+ * The images among workspace files (charts, pictures, a step's attachments), each once, in the order given, for a
+ * message. Read through the workspace's held handle: a path out of it, a link or a special file is skipped, never opened.
  */
 export function imagesAmong(files: readonly string[], workspace: string): Image[] {
-  const paths = files.filter((path) => IMAGE_TYPES[extname(path).toLowerCase()]);
+  const paths = [...new Set(files)].filter((path) => IMAGE_TYPES[extname(path).toLowerCase()]);
   const images: Image[] = [];
   WorkspaceRoot.with(workspace, (root) => {
     for (const path of paths) {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Image, SessionStatus } from '../../shared/events.js';
+import type { CoreEventInput, Image, SessionStatus } from '../../shared/events.js';
 import { RunCancelledError } from '../agent/errors.js';
 import type { ToolCallAgent } from '../agent/toolcall-agent.js';
 import type { RunContext } from './mode-runner.js';
@@ -21,7 +21,10 @@ export interface FlowOptions {
   agents: string[];
   /** independent steps run at the same time, up to this many */
   parallel: number;
+  /** step runs per turn (Plan-Act: per plan) before the flow stops and summarises */
   stepLimit: number;
+  /** Plan-Act: replans after failed steps before the run ends */
+  maxReplans: number;
   timeoutMs: number;
   /** each step's agent budget; default: the agent's own */
   stepMaxSteps?: number;
@@ -89,10 +92,11 @@ export abstract class BaseFlow {
    * A fresh agent for one run of one step: parallel steps never share a memory, and a step run again (after a
    * crash, or replaced by the planner) starts clean.
    */
-  protected stepAgent(name: string, plan: Plan, index: number): ToolCallAgent {
+  protected stepAgent(name: string, plan: Plan, index: number, emit?: (event: CoreEventInput) => void): ToolCallAgent {
     return this.run.createAgent(name, {
       maxSteps: this.options.stepMaxSteps,
       memoryKey: `flow/${plan.id}/${index}/${randomUUID()}/${name}`,
+      ...(emit ? { emit } : {}),
     });
   }
 
@@ -110,7 +114,7 @@ export abstract class BaseFlow {
     action: 'started' | 'completed' | 'failed' | 'blocked',
     plan: Plan,
     index: number,
-    extra: { agent?: string; result?: string } = {},
+    extra: { agent?: string; result?: string; attachments?: string[]; error?: string } = {},
   ): void {
     this.run.emit({
       type: 'step',
@@ -123,8 +127,13 @@ export abstract class BaseFlow {
     });
   }
 
-  protected emitNotice(code: string, text: string, level: 'info' | 'warning' = 'info'): void {
-    this.run.emit({ type: 'notice', sessionId: this.sessionId, level, code, text });
+  protected emitNotice(
+    code: string,
+    text: string,
+    level: 'info' | 'warning' = 'info',
+    params?: Record<string, string | number>,
+  ): void {
+    this.run.emit({ type: 'notice', sessionId: this.sessionId, level, code, text, ...(params ? { params } : {}) });
   }
 
   /** The planner's title names the session (on its first plan only, so follow-ups keep the name). */
@@ -135,16 +144,24 @@ export abstract class BaseFlow {
     this.run.emit({ type: 'session', sessionId: this.sessionId, action: 'updated', session });
   }
 
-  protected say(text: string, agent: string, images: Image[] = []): void {
+  protected say(
+    text: string,
+    agent: string,
+    images: Image[] = [],
+    extra: { messageId?: string; attachments?: string[]; step?: { planId: string; stepIndex: number } } = {},
+  ): void {
+    const { messageId = randomUUID(), ...shown } = extra;
     this.run.emit({
       type: 'message',
       sessionId: this.sessionId,
-      messageId: randomUUID(),
+      messageId,
       agent,
       role: 'assistant',
       text,
       delta: false,
       ...(images.length ? { images } : {}),
+      ...(shown.attachments?.length ? { attachments: shown.attachments } : {}),
+      ...(shown.step ? { step: shown.step } : {}),
     });
   }
 }

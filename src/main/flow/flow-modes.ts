@@ -13,6 +13,16 @@ export function checkAgents(names: readonly string[] | undefined, known: readonl
   return wanted.length > 0 ? wanted : DEFAULT_FLOW_AGENTS;
 }
 
+/**
+ * Plan-Act routes each step to the agent its type names, so without a choice every agent of the core may run one
+ * (the primary first, the default executor); the planning flow keeps to the primary agent.
+ */
+function defaultAgents(type: FlowType, known: readonly string[]): string[] {
+  if (type !== 'plan_act') return DEFAULT_FLOW_AGENTS;
+  const primaryFirst = [...known].sort((a, b) => Number(b === PRIMARY_AGENT) - Number(a === PRIMARY_AGENT));
+  return primaryFirst.length > 0 ? primaryFirst : DEFAULT_FLOW_AGENTS;
+}
+
 /** A resumed turn keeps the agents and parallelism its plan was made with. */
 function flowOptions(run: RunContext, type: FlowType): FlowOptions {
   const kind = type === 'plan_act' ? 'plan_act' : 'planning';
@@ -22,10 +32,13 @@ function flowOptions(run: RunContext, type: FlowType): FlowOptions {
         .filter((plan) => plan.kind === kind && plan.status !== 'completed')
         .at(-1)
     : undefined;
+  const chosen = resumed?.agents ?? run.request.agents;
+  const planAct = run.settings.planAct;
   return {
-    agents: checkAgents(resumed?.agents ?? run.request.agents, run.agentNames),
+    agents: chosen?.length ? checkAgents(chosen, run.agentNames) : defaultAgents(type, run.agentNames),
     parallel: Math.max(1, resumed?.parallel ?? run.request.parallel ?? 1),
-    stepLimit: DEFAULT_FLOW_STEP_LIMIT,
+    stepLimit: type === 'plan_act' ? planAct.maxStepsPerPlan : DEFAULT_FLOW_STEP_LIMIT,
+    maxReplans: planAct.maxReplans,
     timeoutMs: DEFAULT_FLOW_TIMEOUT_MS,
     ...(run.request.maxSteps ? { stepMaxSteps: run.request.maxSteps } : {}),
   };

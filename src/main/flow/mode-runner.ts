@@ -44,8 +44,14 @@ export interface RunContext {
   llm: Llm;
   /** every agent the core can run (flows check their agents and steps' `[TAG]`s against these) */
   agentNames: readonly string[];
-  /** an agent of this session, with its memory loaded from the store and persisted as it grows */
-  createAgent(name: string, options?: { maxSteps?: number; memoryKey?: string }): ToolCallAgent;
+  /**
+   * An agent of this session, with its memory loaded from the store and persisted as it grows; `emit` sees its
+   * events before the session does (a flow tags a step's messages).
+   */
+  createAgent(
+    name: string,
+    options?: { maxSteps?: number; memoryKey?: string; emit?: (event: CoreEventInput) => void },
+  ): ToolCallAgent;
 }
 
 export type ModeRunner = (run: RunContext) => Promise<{ status: SessionStatus; result: string }>;

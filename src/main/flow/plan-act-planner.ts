@@ -1,13 +1,14 @@
 import type { z } from 'zod';
 import type { Llm } from '../llm/types.js';
 import type { ChatMessage } from '../../shared/chat-message.js';
+import type { AgentDescription } from './base-flow.js';
 import { PlannerReplyError } from './flow-errors.js';
 import {
   createPlanPrompt,
+  nextStepPrompt,
   PLANNER_SYSTEM_PROMPT,
   retryPrompt,
   summarizePrompt,
-  updatePlanPrompt,
 } from './plan-act-prompts.js';
 import {
   parseReply,
@@ -16,6 +17,7 @@ import {
   PlanActUpdateSchema,
   type PlanActPlan,
   type PlanActSummary,
+  type PlannedStep,
 } from './plan-act-schemas.js';
 
 /** answers that are not valid JSON for the schema are asked again this many times in all */
@@ -28,17 +30,18 @@ export class PlanActPlanner {
     private readonly onRetry: (what: string, error: string) => void,
   ) {}
 
-  createPlan(task: string, earlierWork: string | undefined, signal: AbortSignal): Promise<PlanActPlan> {
-    return this.askJson(createPlanPrompt(task, earlierWork), PlanActPlanSchema, 'plan', signal);
+  createPlan(
+    task: string,
+    earlierWork: string | undefined,
+    agents: readonly AgentDescription[],
+    signal: AbortSignal,
+  ): Promise<PlanActPlan> {
+    return this.askJson(createPlanPrompt(task, earlierWork, agents), PlanActPlanSchema, 'plan', signal);
   }
 
-  async updateSteps(
-    planJson: string,
-    stepReport: string,
-    signal: AbortSignal,
-  ): Promise<{ id: string; description: string }[]> {
-    return (await this.askJson(updatePlanPrompt(planJson, stepReport), PlanActUpdateSchema, 'plan update', signal))
-      .steps;
+  /** The steps still to do after a step ended (a failed one: a replan). */
+  async nextSteps(prompt: Parameters<typeof nextStepPrompt>[0], signal: AbortSignal): Promise<PlannedStep[]> {
+    return (await this.askJson(nextStepPrompt(prompt), PlanActUpdateSchema, 'plan update', signal)).steps;
   }
 
   summarize(planJson: string, language: string, signal: AbortSignal): Promise<PlanActSummary> {

@@ -1,5 +1,13 @@
 import { z } from 'zod';
 import type { PlanStepStatus } from '../../shared/events.js';
+import { extractJson, type StepReport } from '../../shared/step-report.js';
+
+/** What a Plan-Act executor answers when its step is done (the seed's `{success, result, attachments}`). */
+export const StepReportSchema = z.object({
+  success: z.boolean(),
+  result: z.string(),
+  attachments: z.array(z.string()).default([]),
+}) satisfies z.ZodType<StepReport, unknown>;
 
 /** ids may come back as numbers; they are kept as text */
 const StepIdSchema = z.union([z.string().min(1), z.number()]).transform(String);
@@ -7,7 +15,13 @@ const StepIdSchema = z.union([z.string().min(1), z.number()]).transform(String);
 export const PlannedStepSchema = z.object({
   id: StepIdSchema,
   description: z.string().min(1),
+  /** the agent that should carry the step out (the seed's step type); unknown types fall back to the default */
+  type: z
+    .string()
+    .nullish()
+    .transform((type) => type?.trim() || undefined),
 });
+export type PlannedStep = z.infer<typeof PlannedStepSchema>;
 
 /** The Planner's answer to a new task; an infeasible task gets no steps and a message saying why. */
 export const PlanActPlanSchema = z.object({
@@ -21,14 +35,6 @@ export type PlanActPlan = z.infer<typeof PlanActPlanSchema>;
 
 /** The Planner's answer after a step: the steps still to do, replacing the unfinished tail. */
 export const PlanActUpdateSchema = z.object({ steps: z.array(PlannedStepSchema) });
-
-/** The Execution agent's answer for a step. */
-export const StepReportSchema = z.object({
-  success: z.boolean(),
-  result: z.string(),
-  attachments: z.array(z.string()).default([]),
-});
-export type StepReport = z.infer<typeof StepReportSchema>;
 
 export const PlanActSummarySchema = z.object({
   message: z.string().min(1),
@@ -49,15 +55,6 @@ export const STORED_STATUS: Record<PlanActStepStatus, PlanStepStatus> = {
 
 export function planActStatus(status: PlanStepStatus): PlanActStepStatus {
   return (Object.keys(STORED_STATUS) as PlanActStepStatus[]).find((key) => STORED_STATUS[key] === status) ?? 'pending';
-}
-
-/** The first JSON object in a reply, with or without a ```json fence around it. */
-export function extractJson(text: string): unknown {
-  const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(text)?.[1] ?? text;
-  const start = fenced.indexOf('{');
-  const end = fenced.lastIndexOf('}');
-  if (start < 0 || end <= start) throw new Error('no JSON object found');
-  return JSON.parse(fenced.slice(start, end + 1));
 }
 
 /** Parses a reply against a schema; the error text is what the model is told when it has to try again. */

@@ -42,15 +42,21 @@ export function planText(plan: PlanForText): string {
 
 /** The plan as events carry it. */
 export function planSnapshot(plan: Plan): PlanSnapshot {
+  const planAct = plan.kind === 'plan_act';
   return {
     planId: plan.id,
     title: plan.title,
+    ...(planAct ? { goal: plan.goal, language: plan.language, message: plan.message } : {}),
     steps: plan.steps.map((step) => ({
+      ...(planAct ? { id: step.key } : {}),
       text: step.text,
       status: step.status,
       notes: step.notes,
       ...(step.agent ? { agent: step.agent } : {}),
       ...(step.dependsOn ? { dependsOn: step.dependsOn } : {}),
+      ...(step.result !== undefined ? { result: step.result } : {}),
+      ...(step.attachments.length ? { attachments: step.attachments } : {}),
+      ...(step.error ? { error: step.error } : {}),
     })),
     text: planText(plan),
   };

@@ -11,3 +11,16 @@ export function taggedAgent(stepText: string, agents: readonly string[]): string
 export function executorFor(stepText: string, executors: readonly string[], primary: string): string {
   return taggedAgent(stepText, executors) ?? executors[0] ?? primary;
 }
+
+/** A Plan-Act step's executor: its `[TAG]`, else the agent its type names, else the first executor, else the primary. */
+export function executorOfStep(
+  step: { text: string; type?: string },
+  executors: readonly string[],
+  primary: string,
+): string {
+  return (
+    taggedAgent(step.text, executors) ??
+    (step.type ? taggedAgent(`[${step.type}]`, executors) : undefined) ??
+    executorFor(step.text, executors, primary)
+  );
+}

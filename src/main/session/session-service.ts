@@ -358,7 +358,7 @@ export class SessionService {
           sessionId: session.id,
           workspace: session.workspace,
           llm,
-          emit: this.emit,
+          emit: options.emit ?? this.emit,
           session: live.context,
           memory,
           settings: settings.agent,

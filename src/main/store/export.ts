@@ -1,4 +1,5 @@
 import type { CoreEvent, CoreEventOf, Image, SessionInfo } from '../../shared/events.js';
+import { readStepReport } from '../../shared/step-report.js';
 import { redactDeep, redactText } from './redact.js';
 import type { SessionStore } from './store-api.js';
 import { SessionNotFoundError } from './store-errors.js';
@@ -62,7 +63,9 @@ function metadataLines(session: SessionInfo): string[] {
 
 function messageSection(role: MessageEvent['role'], agent: string | undefined, text: string, images?: Image[]) {
   const who = role === 'user' ? 'User' : `Assistant${agent ? ` (${agent})` : ''}`;
-  return [`## ${who}`, '', text, ...imageLines(images)].join('\n');
+  // a Plan-Act executor's JSON report stored by an older version reads as its result
+  const shown = role === 'assistant' ? (readStepReport(text)?.result ?? text) : text;
+  return [`## ${who}`, '', shown, ...imageLines(images)].join('\n');
 }
 
 function toolSection(call: ToolEvent): string {

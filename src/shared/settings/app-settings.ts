@@ -6,6 +6,7 @@ import { SearchSettingsSchema } from './search-settings.js';
 import { McpSettingsSchema } from './mcp-settings.js';
 import { ApprovalSettingsSchema } from './approval-settings.js';
 import { ImageDetailSchema } from './vision-settings.js';
+import { PlanActSettingsSchema } from './plan-act-settings.js';
 
 export const AgentSettingsSchema = z.object({
   maxSteps: z.number().int().positive().default(20),
@@ -37,6 +38,7 @@ export const AppSettingsSchema = z
     search: SearchSettingsSchema.default(SearchSettingsSchema.parse({})),
     mcp: McpSettingsSchema.default(McpSettingsSchema.parse({})),
     approval: ApprovalSettingsSchema.default(ApprovalSettingsSchema.parse({})),
+    planAct: PlanActSettingsSchema.default(PlanActSettingsSchema.parse({})),
   })
   .superRefine((settings, ctx) => {
     // a vision model that is not a provider would leave images out silently: refuse it where it is set

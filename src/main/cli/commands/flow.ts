@@ -28,8 +28,8 @@ export function flowCommand(): Command {
       import('../../agent/agent-catalog.js'),
       import('../../flow/flow-modes.js'),
     ]);
-    // bad agent names fail before anything is created
-    const agents = checkAgents(options.agents?.split(','), Object.keys(BUILTIN_AGENTS));
+    // bad agent names fail before anything is created; none named: the mode's own default (Plan-Act: every agent)
+    const agents = options.agents ? checkAgents(options.agents.split(','), Object.keys(BUILTIN_AGENTS)) : undefined;
     await runTurnFromCli(command, options, (service) =>
       service.start({
         task: taskWords.join(' '),

@@ -12,6 +12,11 @@ export function PlanPanel({ plan }: { plan: PlanView | undefined }) {
   return (
     <div className="plan-panel" data-testid="plan-panel">
       <h2 className="plan-title">{plan.snapshot.title}</h2>
+      {plan.snapshot.goal ? (
+        <p className="plan-goal">
+          <span className="plan-label">{t('planAct.goal')}</span> {plan.snapshot.goal}
+        </p>
+      ) : null}
       <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
         <div className="progress-fill" style={{ width: `${percent}%` }} />
       </div>
@@ -26,6 +31,10 @@ export function PlanPanel({ plan }: { plan: PlanView | undefined }) {
         {plan.snapshot.steps.map((step, index) => {
           const outcome = plan.outcomes[index];
           const agent = outcome?.agent ?? step.agent;
+          // the snapshot carries results too: a view opened on the last events still has them
+          const result = outcome?.result ?? step.result;
+          const files = outcome?.attachments ?? step.attachments ?? [];
+          const error = outcome?.error ?? step.error;
           return (
             <li
               key={index}
@@ -37,16 +46,30 @@ export function PlanPanel({ plan }: { plan: PlanView | undefined }) {
                 <span className="plan-step-text">{step.text}</span>
                 {agent ? <span className="badge">{agent}</span> : null}
               </div>
-              {step.notes ? (
+              {step.notes && step.notes !== result && step.notes !== error ? (
                 <div className="plan-step-detail">
                   <span className="plan-label">{t('plan.notes')}</span> {step.notes}
                 </div>
               ) : null}
-              {outcome?.result ? (
+              {error ? (
+                <div className="plan-step-detail plan-step-error">
+                  <span className="plan-label">{t('planAct.error')}</span> {error}
+                </div>
+              ) : null}
+              {result && result !== error ? (
                 <details className="plan-step-detail">
                   <summary className="plan-label">{t('plan.result')}</summary>
-                  <Markdown text={outcome.result} />
+                  <Markdown text={result} />
                 </details>
+              ) : null}
+              {files.length > 0 ? (
+                <ul className="plan-step-files" aria-label={t('planAct.files')}>
+                  {files.map((path) => (
+                    <li key={path} className="file-chip">
+                      {path}
+                    </li>
+                  ))}
+                </ul>
               ) : null}
             </li>
           );

@@ -85,6 +85,24 @@ export const en = {
     agent: 'Agent',
     none: 'No plan yet. In a planning flow the plan appears here as it is made.',
   },
+  planAct: {
+    stepMessage: 'step {{index}}',
+    goal: 'Goal',
+    error: 'Why it failed',
+    files: 'Files',
+    notices: {
+      plan_timeout: 'The time limit was reached before every step was done.',
+      plan_step_limit:
+        'The plan reached its limit of {{limit}} steps (setting planAct.maxStepsPerPlan); the steps left were not run.',
+      plan_replan_limit:
+        'Step {{step}} ({{description}}) failed: {{error}}. The replan limit ({{limit}}, setting planAct.maxReplans) was reached.',
+      plan_replan_failed: 'Step {{step}} ({{description}}) failed: {{error}}. The planner could not replan: {{reason}}',
+      plan_goal_unreachable:
+        'Step {{step}} ({{description}}) failed: {{error}}. The planner found no other way to the goal.',
+      replanned:
+        'Step {{step}} ({{description}}) failed: {{error}}. The planner replanned ({{replan}} of {{limit}}); steps to do: {{steps}}.',
+    },
+  },
   browserPanel: {
     title: 'Browser',
     none: 'No screenshots yet. They appear here when the agent uses the browser.',

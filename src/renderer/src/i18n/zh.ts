@@ -89,6 +89,22 @@ export const zh: Translation<typeof en> = {
     agent: '智能体',
     none: '还没有计划。在规划流程中，计划生成后会显示在这里。',
   },
+  planAct: {
+    stepMessage: '第 {{index}} 步',
+    goal: '目标',
+    error: '失败原因',
+    files: '文件',
+    notices: {
+      plan_timeout: '在所有步骤完成之前已达到时间上限。',
+      plan_step_limit: '计划已达到 {{limit}} 步的上限（设置 planAct.maxStepsPerPlan），剩余步骤未执行。',
+      plan_replan_limit:
+        '第 {{step}} 步（{{description}}）失败：{{error}}。已达到重新规划上限（{{limit}}，设置 planAct.maxReplans）。',
+      plan_replan_failed: '第 {{step}} 步（{{description}}）失败：{{error}}。规划器无法重新规划：{{reason}}',
+      plan_goal_unreachable: '第 {{step}} 步（{{description}}）失败：{{error}}。规划器找不到其他途径达成目标。',
+      replanned:
+        '第 {{step}} 步（{{description}}）失败：{{error}}。规划器已重新规划（第 {{replan}} / {{limit}} 次）：还有 {{steps}} 步。',
+    },
+  },
   browserPanel: {
     title: '浏览器',
     none: '还没有截图。智能体使用浏览器时截图会出现在这里。',

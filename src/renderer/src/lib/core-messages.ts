@@ -67,5 +67,6 @@ const NOTICES_WITH_PARAMS = new Set(['image_dropped', 'no_tool_support', 'contex
 export function readableNotice(t: TFunction, code: string, text: string, params?: MessageParams): string {
   // a notice stored before it had parameters keeps its own words: its numbers and names are only in its text
   if (NOTICES_WITH_PARAMS.has(code) && !params) return text;
-  return t(`coreMessages.notices.${code}`, { ...params, defaultValue: text });
+  // Plan-Act's endings and replans keep their words in its own block
+  return t([`coreMessages.notices.${code}`, `planAct.notices.${code}`], { ...params, defaultValue: text });
 }

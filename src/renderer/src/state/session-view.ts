@@ -12,6 +12,7 @@ import type {
 import type { ElicitationForm } from '../../../shared/elicitation-form.js';
 import { kindOfRecordedTool, type ToolKind } from '../../../shared/tool-kind.js';
 import type { ToolResultData } from '../../../shared/tool-result.js';
+import { readStepReport } from '../../../shared/step-report.js';
 
 /**
  * Events → what the session view shows, as pure functions: the same events always give the same view,
@@ -27,6 +28,10 @@ export interface MessageItem {
   agent?: string;
   text: string;
   images: Image[];
+  /** workspace files the message presents (a Plan-Act step's results) */
+  attachments: string[];
+  /** the flow step whose executor wrote it */
+  step?: { planId: string; stepIndex: number };
   /** the last event for it was a streamed chunk */
   streaming: boolean;
   /** every event for it in this view was a streamed chunk: text from older events, loaded later, goes before it */
@@ -99,6 +104,8 @@ export interface StepItem {
   description: string;
   agent?: string;
   result?: string;
+  attachments: string[];
+  error?: string;
 }
 
 export interface DoneItem {
@@ -117,6 +124,8 @@ export type TimelineItem = MessageItem | ToolItem | AskItem | ErrorItem | Notice
 export interface StepOutcome {
   result?: string;
   agent?: string;
+  attachments?: string[];
+  error?: string;
 }
 
 export interface PlanView {
@@ -304,7 +313,18 @@ function replaceItem(draft: SessionView, position: number, item: TimelineItem): 
   draft.items[position] = item;
 }
 
+/**
+ * A whole message that is a Plan-Act executor's JSON report (stored before the flow showed reports as their
+ * result) reads as its result and files, like the messages written since.
+ */
+function shownMessage(event: CoreEventOf<'message'>): { text: string; attachments?: string[] } {
+  const report = event.delta || event.role !== 'assistant' ? undefined : readStepReport(event.text);
+  if (!report) return event;
+  return { text: report.result, attachments: event.attachments ?? report.attachments };
+}
+
 function applyMessage(draft: SessionView, event: CoreEventOf<'message'>): void {
+  const shown = shownMessage(event);
   const key = itemKey('message', event.messageId);
   const position = draft.index.get(key);
   const existing = position === undefined ? undefined : (draft.items[position] as MessageItem);
@@ -317,8 +337,10 @@ function applyMessage(draft: SessionView, event: CoreEventOf<'message'>): void {
       ts: event.ts,
       role: event.role,
       agent: event.agent,
-      text: event.text,
+      text: shown.text,
       images: event.images ?? [],
+      attachments: shown.attachments ?? [],
+      ...(event.step ? { step: event.step } : {}),
       streaming: event.delta,
       onlyChunks: event.delta,
     });
@@ -326,8 +348,10 @@ function applyMessage(draft: SessionView, event: CoreEventOf<'message'>): void {
   }
   replaceItem(draft, position!, {
     ...existing,
-    text: event.delta ? existing.text + event.text : event.text,
+    text: event.delta ? existing.text + event.text : shown.text,
     images: event.images ? [...existing.images, ...event.images] : existing.images,
+    attachments: shown.attachments ?? existing.attachments,
+    ...(event.step ? { step: event.step } : {}),
     streaming: event.delta,
     onlyChunks: existing.onlyChunks && event.delta,
   });
@@ -436,6 +460,8 @@ function applyStep(draft: SessionView, event: CoreEventOf<'step'>): void {
     description: event.description,
     agent: event.agent,
     result: event.result,
+    attachments: event.attachments ?? [],
+    error: event.error,
   });
   draft.plan = planWithStep(draft.plan, event);
 }
@@ -447,6 +473,8 @@ export function planWithStep(plan: PlanView | undefined, event: CoreEventOf<'ste
     ...plan.outcomes[event.stepIndex],
     ...(event.agent ? { agent: event.agent } : {}),
     ...(event.result ? { result: event.result } : {}),
+    ...(event.attachments?.length ? { attachments: event.attachments } : {}),
+    ...(event.error ? { error: event.error } : {}),
   };
   const status = STEP_STATUS_OF_ACTION[event.action];
   const steps = plan.snapshot.steps.map((step, index) =>

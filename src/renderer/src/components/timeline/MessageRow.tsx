@@ -1,4 +1,5 @@
 import { memo } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { MessageItem } from '../../state/session-view.js';
 import { Markdown, isMarkdownCached } from '../Markdown.js';
 import { CopyButton } from '../CopyButton.js';
@@ -15,11 +16,21 @@ export const MessageRow = memo(function MessageRow({
   live: boolean;
   deferMarkdown: boolean;
 }) {
+  const { t } = useTranslation();
   const streaming = item.streaming && live;
+  const pictured = new Set(item.images.map((image) => image.path));
+  const files = item.attachments.filter((path) => !pictured.has(path));
   const plain = item.role === 'user' || (deferMarkdown && !streaming && !isMarkdownCached(item.text));
   return (
     <article className={`message message-${item.role} ${streaming ? 'streaming' : ''}`} data-role={item.role}>
-      {item.role !== 'user' && item.agent ? <div className="message-agent">{item.agent}</div> : null}
+      {item.role !== 'user' && item.agent ? (
+        <div className="message-agent">
+          {item.agent}
+          {item.step ? (
+            <span className="message-step">{t('planAct.stepMessage', { index: item.step.stepIndex + 1 })}</span>
+          ) : null}
+        </div>
+      ) : null}
       <div className="message-body">
         {plain ? <p className="plain-text">{item.text}</p> : <Markdown text={item.text} streaming={streaming} />}
         {streaming ? <span className="stream-caret" aria-hidden /> : null}
@@ -29,6 +40,15 @@ export const MessageRow = memo(function MessageRow({
               <img key={index} src={imageSource(image)} alt={image.path ?? ''} loading="lazy" />
             ))}
           </div>
+        ) : null}
+        {files.length > 0 ? (
+          <ul className="message-files" aria-label={t('planAct.files')}>
+            {files.map((path) => (
+              <li key={path} className="file-chip">
+                {path}
+              </li>
+            ))}
+          </ul>
         ) : null}
       </div>
       {item.role === 'assistant' && !streaming && item.text ? (

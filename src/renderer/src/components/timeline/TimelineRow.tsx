@@ -68,6 +68,7 @@ export const TimelineRow = memo(function TimelineRow({
           <span>{t(`step.${item.action}`, { index: item.stepIndex + 1 })}</span>
           <span className="step-description">{item.description}</span>
           {item.agent ? <span className="badge">{item.agent}</span> : null}
+          {item.error ? <span className="step-error">{item.error}</span> : null}
         </div>
       );
     case 'done':

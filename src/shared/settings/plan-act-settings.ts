@@ -1,0 +1,10 @@
+import { z } from 'zod';
+
+/** The bounds of a Plan-Act turn: how often a failed step may be replanned, and how many steps a plan may run. */
+export const PlanActSettingsSchema = z.object({
+  /** replans after failed steps in one plan; when a step fails past it, the run ends */
+  maxReplans: z.number().int().nonnegative().default(3),
+  /** step runs in one plan (replanned steps count anew); when reached, the run ends with a summary */
+  maxStepsPerPlan: z.number().int().positive().default(30),
+});
+export type PlanActSettings = z.infer<typeof PlanActSettingsSchema>;
