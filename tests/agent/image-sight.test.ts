@@ -226,6 +226,46 @@ describe('images for a main model that cannot see', () => {
     expect(toolMessages(seen[1]!)[0]).not.toContain('Description of');
   });
 
+  it('an image attached to the task is described for a text-only model, and shown to a model that sees', async () => {
+    const seen: Body[] = [];
+    const h = await start(
+      twoModels(
+        (body) => {
+          seen.push(body);
+          return finish('A green badge.');
+        },
+        () => ({ text: 'A green square badge with the word OK.' }),
+      ),
+    );
+    const blind = h.service.start({ task: 'What is on my picture?', images: [PNG] });
+    expect(await blind.done).toMatchObject({ status: 'finished' });
+    const asked = seen[0]!.messages.filter((m) => m.role === 'user').at(0)!;
+    expect(asked.content).toBe(
+      "What is on my picture?\n[Description of image 1 of 1 (shots/badge.png) from the person's message, written by the vision model eyes-model because test-model cannot see images:]\nA green square badge with the word OK.\n[End of the description]",
+    );
+    expect(imageParts(seen[0]!)).toEqual([]);
+  });
+
+  it('an image attached to the task goes to a main model that sees as an image part', async () => {
+    const seen: Body[] = [];
+    const script = twoModels(
+      (body) => {
+        seen.push(body);
+        return finish('Green.');
+      },
+      () => ({ text: 'never asked' }),
+    );
+    harness = await startCoreHarness(script, { llmConfig: { vision: true } });
+    const { done } = harness.service.start({ task: 'What is on my picture?', images: [PNG] });
+    expect(await done).toMatchObject({ status: 'finished' });
+    expect(harness.llm.chatRequests.some((r) => r.body.model === VISION_MODEL)).toBe(false);
+    const asked = seen[0]!.messages.filter((m) => m.role === 'user').at(0)!;
+    expect(asked.content).toEqual([
+      { type: 'text', text: 'What is on my picture?' },
+      { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG.data}`, detail: 'auto' } },
+    ]);
+  });
+
   it('cancelling the run while the vision model describes stops the description and the run', async () => {
     const h = await start(
       twoModels(

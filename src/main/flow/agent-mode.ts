@@ -16,6 +16,9 @@ export const AGENT_MODE_AGENT = 'manus';
 export const runAgentMode: ModeRunner = async (run) => {
   const agent = run.createAgent(AGENT_MODE_AGENT, { maxSteps: run.request.maxSteps });
   if (run.resuming) agent.answerUnansweredCalls('The run was interrupted before this call finished.');
-  const outcome = await agent.run(run.resuming ? undefined : run.request.task, { signal: run.signal });
+  const outcome = await agent.run(run.resuming ? undefined : run.request.task, {
+    signal: run.signal,
+    images: run.request.images,
+  });
   return { status: STATUS_BY_OUTCOME[outcome.outcome], result: outcome.text };
 };
