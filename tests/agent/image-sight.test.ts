@@ -3,6 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CoreEvent, Image } from '../../src/shared/events.js';
 import { AppSettingsSchema } from '../../src/shared/settings/app-settings.js';
 import type { LlmConfigInput } from '../../src/shared/settings/llm-config.js';
+import { createLlm } from '../../src/main/llm/client.js';
+import { createImageDescriber } from '../../src/main/llm/image-description.js';
 import { defineTool, toolOutput, type AnyTool } from '../../src/main/tool/tool.js';
 import { startFakeLlm, type FakeReply, type ScriptRequest } from '../support/fake-llm/index.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
@@ -278,5 +280,21 @@ describe('images for a main model that cannot see', () => {
     await h.service.cancel(sessionId);
     expect(await done).toMatchObject({ status: 'cancelled' });
     await waitFor(() => h.llm.requests.find((r) => r.body?.model === VISION_MODEL)?.closedByClient === true);
+  });
+
+  it('an image larger than a vision model takes is not sent, and says so', async () => {
+    const llm = await startFakeLlm(() => ({ text: 'never asked' }));
+    try {
+      const describer = createImageDescriber(createLlm({ ...VISION_PROVIDER, baseUrl: llm.baseUrl }), {
+        timeoutMs: 5_000,
+      });
+      const huge: Image = { mimeType: 'image/png', data: 'A'.repeat(28 * 1024 * 1024) };
+      await expect(
+        describer.describe(huge, { source: 'python_execute', signal: new AbortController().signal }),
+      ).rejects.toThrow('the image is 21.0 MB, more than the 20 MB a vision model takes');
+      expect(llm.chatRequests).toHaveLength(0);
+    } finally {
+      await llm.close();
+    }
   });
 });
