@@ -3,6 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CoreEvent, Image } from '../../src/shared/events.js';
 import { AppSettingsSchema } from '../../src/shared/settings/app-settings.js';
 import type { LlmConfigInput } from '../../src/shared/settings/llm-config.js';
+import { createLlm } from '../../src/main/llm/client.js';
+import { createImageDescriber } from '../../src/main/llm/image-description.js';
 import { defineTool, toolOutput, type AnyTool } from '../../src/main/tool/tool.js';
 import { startFakeLlm, type FakeReply, type ScriptRequest } from '../support/fake-llm/index.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
@@ -226,6 +228,46 @@ describe('images for a main model that cannot see', () => {
     expect(toolMessages(seen[1]!)[0]).not.toContain('Description of');
   });
 
+  it('an image attached to the task is described for a text-only model, and shown to a model that sees', async () => {
+    const seen: Body[] = [];
+    const h = await start(
+      twoModels(
+        (body) => {
+          seen.push(body);
+          return finish('A green badge.');
+        },
+        () => ({ text: 'A green square badge with the word OK.' }),
+      ),
+    );
+    const blind = h.service.start({ task: 'What is on my picture?', images: [PNG] });
+    expect(await blind.done).toMatchObject({ status: 'finished' });
+    const asked = seen[0]!.messages.filter((m) => m.role === 'user').at(0)!;
+    expect(asked.content).toBe(
+      "What is on my picture?\n[Description of image 1 of 1 (shots/badge.png) from the person's message, written by the vision model eyes-model because test-model cannot see images:]\nA green square badge with the word OK.\n[End of the description]",
+    );
+    expect(imageParts(seen[0]!)).toEqual([]);
+  });
+
+  it('an image attached to the task goes to a main model that sees as an image part', async () => {
+    const seen: Body[] = [];
+    const script = twoModels(
+      (body) => {
+        seen.push(body);
+        return finish('Green.');
+      },
+      () => ({ text: 'never asked' }),
+    );
+    harness = await startCoreHarness(script, { llmConfig: { vision: true } });
+    const { done } = harness.service.start({ task: 'What is on my picture?', images: [PNG] });
+    expect(await done).toMatchObject({ status: 'finished' });
+    expect(harness.llm.chatRequests.some((r) => r.body.model === VISION_MODEL)).toBe(false);
+    const asked = seen[0]!.messages.filter((m) => m.role === 'user').at(0)!;
+    expect(asked.content).toEqual([
+      { type: 'text', text: 'What is on my picture?' },
+      { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG.data}`, detail: 'auto' } },
+    ]);
+  });
+
   it('cancelling the run while the vision model describes stops the description and the run', async () => {
     const h = await start(
       twoModels(
@@ -238,5 +280,21 @@ describe('images for a main model that cannot see', () => {
     await h.service.cancel(sessionId);
     expect(await done).toMatchObject({ status: 'cancelled' });
     await waitFor(() => h.llm.requests.find((r) => r.body?.model === VISION_MODEL)?.closedByClient === true);
+  });
+
+  it('an image larger than a vision model takes is not sent, and says so', async () => {
+    const llm = await startFakeLlm(() => ({ text: 'never asked' }));
+    try {
+      const describer = createImageDescriber(createLlm({ ...VISION_PROVIDER, baseUrl: llm.baseUrl }), {
+        timeoutMs: 5_000,
+      });
+      const huge: Image = { mimeType: 'image/png', data: 'A'.repeat(28 * 1024 * 1024) };
+      await expect(
+        describer.describe(huge, { source: 'python_execute', signal: new AbortController().signal }),
+      ).rejects.toThrow('the image is 21.0 MB, more than the 20 MB a vision model takes');
+      expect(llm.chatRequests).toHaveLength(0);
+    } finally {
+      await llm.close();
+    }
   });
 });

@@ -12,6 +12,10 @@ const UI_TIMEOUT_MS = 20_000;
 const RUN_TIMEOUT_MS = 60_000;
 /** a model of the scripted server that sees (by its name); the session's own model, fake-model, does not */
 const VISION_MODEL = 'gpt-4o-mini';
+const PICTURE_DESCRIPTION = 'A tiny grey dot on white.';
+// a 2x2 PNG
+const PNG_BASE64 =
+  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==';
 const DESCRIPTION = 'A shop page: the heading "Spring sale" and a red banner "Everything 20% off".';
 
 const e2e = useAppInChromium();
@@ -48,11 +52,14 @@ async function addVisionProvider(page: Page): Promise<void> {
 }
 
 describe('vision settings', () => {
-  it('a person picks the vision model and image detail; a screenshot then reaches the text-only model as its description', async () => {
+  it('a person picks the vision model and image detail; a screenshot and an attached picture then reach the text-only model as descriptions', async () => {
     const script = (request: ScriptRequest) => {
-      if (request.body.model === VISION_MODEL) return { text: DESCRIPTION };
-      const seen = lastToolResult(request);
-      if (seen.includes('Description of')) return finish(`The page says: ${DESCRIPTION}`);
+      const body = JSON.stringify(request.body.messages);
+      if (request.body.model === VISION_MODEL) {
+        return { text: body.includes('image/png') ? PICTURE_DESCRIPTION : DESCRIPTION };
+      }
+      if (body.includes(PICTURE_DESCRIPTION)) return finish(`Your picture: ${PICTURE_DESCRIPTION}`);
+      if (lastToolResult(request).includes('Description of')) return finish(`The page says: ${DESCRIPTION}`);
       return { toolCalls: [call('browser_use', { action: 'go_to_url', url: site.url('/shop') })] };
     };
     const watched = await e2e.open(script, {
@@ -99,6 +106,22 @@ describe('vision settings', () => {
     // the session's model read the description in the tool result
     const last = e2e.app.llm.chatRequests.filter((r) => r.body.model !== VISION_MODEL).at(-1)!;
     expect(lastToolResult({ body: last.body, index: last.index, headers: last.headers })).toContain(DESCRIPTION);
+
+    // a picture attached to a follow-up goes the same way
+    await page.getByTestId('attach-input').setInputFiles({
+      name: 'dot.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from(PNG_BASE64, 'base64'),
+    });
+    await input.fill('And what is on my picture?');
+    await input.press('Enter');
+    await page.locator('.message', { hasText: 'Your picture: A tiny grey dot' }).waitFor({ timeout: RUN_TIMEOUT_MS });
+    const followUp = e2e.app.llm.chatRequests.filter((r) => r.body.model !== VISION_MODEL).at(-1)!;
+    expect(JSON.stringify(followUp.body.messages)).toContain(
+      "(/workspace/uploads/dot.png) from the person's message, written by the vision model gpt-4o-mini",
+    );
+    const pictureRequest = e2e.app.llm.chatRequests.filter((r) => r.body.model === VISION_MODEL).at(-1)!;
+    expect(JSON.stringify(pictureRequest.body.messages)).toContain(`data:image/png;base64,${PNG_BASE64}`);
   });
 
   it('shows what `manus config set` saved, and speaks Chinese', async () => {

@@ -1,4 +1,5 @@
-import type { AgentState, CoreEventInput } from '../../shared/events.js';
+import type { AgentState, CoreEventInput, Image } from '../../shared/events.js';
+import type { ChatMessage } from '../../shared/chat-message.js';
 import type { Llm } from '../llm/types.js';
 import type { SessionContext } from '../tool/session-context.js';
 import type { ImageSight } from './image-observation.js';
@@ -34,6 +35,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** a fresh step budget for this run (flows give each plan step its own) */
   maxSteps?: number;
+  /** images that come with the request (the person attached them) */
+  images?: Image[];
 }
 
 /** The think/act loop's frame: state, step budget, stuck detection and the memory. */
@@ -68,9 +71,9 @@ export abstract class BaseAgent {
     this.finishedWith = undefined;
     this.stuckNudges = 0;
     this.nextStepNudge = '';
-    if (request !== undefined) this.memory.add({ role: 'user', content: request });
     this.setState('RUNNING', 'thinking');
     try {
+      if (request !== undefined) this.memory.add(await this.requestMessage(request, options.images ?? [], signal));
       while (this.currentStep < maxSteps && !this.finishedWith) {
         throwIfCancelled(signal);
         this.currentStep++;
@@ -95,6 +98,11 @@ export abstract class BaseAgent {
       this.setState('ERROR', 'idle');
       throw error;
     }
+  }
+
+  /** The person's request as it enters memory, with the images attached to it. */
+  protected async requestMessage(request: string, images: Image[], _signal: AbortSignal): Promise<ChatMessage> {
+    return { role: 'user', content: request, ...(images.length ? { images } : {}) };
   }
 
   protected finish(outcome: AgentOutcome, text: string): void {

@@ -22,6 +22,7 @@ export async function readStepPage(
   browser: SessionPart<BrowserSession>,
   options: { sees: boolean; signal: AbortSignal; timeoutMs?: number },
 ): Promise<StepPage> {
+  if (options.signal.aborted) throw new RunCancelledError();
   const timeoutMs = options.timeoutMs ?? STEP_STATE_TIMEOUT_MS;
   const gaveUp = AbortSignal.timeout(timeoutMs);
   const stopped = AbortSignal.any([options.signal, gaveUp]);

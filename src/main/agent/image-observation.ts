@@ -19,7 +19,7 @@ export function noVisionModel(model: string): ImageSight {
   };
 }
 
-/** The settings name a vision model that cannot serve (`why`: a provider that is gone, a model without vision). */
+/** The settings name a vision model that cannot serve; `why` says why (a model that does not take images). */
 export function unusableVisionModel(model: string, why: string): ImageSight {
   return { kind: 'none', reason: `${model} cannot see images and ${why} (Settings → Model providers)` };
 }
@@ -31,7 +31,7 @@ export interface ImageObserverDeps {
   emit: (event: CoreEventInput) => void;
 }
 
-/** Text that stands in for images; what follows the images' source, for the main model. */
+/** What a model that cannot see reads in place of `images` from `source` ('' for a model that sees them). */
 export type ImageObserver = (images: Image[], source: string, signal: AbortSignal) => Promise<string>;
 
 function label(image: Image, index: number, count: number): string {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LlmReply, ToolChoice } from '../llm/types.js';
 import type { ChatMessage, ToolCall } from '../../shared/chat-message.js';
+import type { Image } from '../../shared/events.js';
 import { allowAllTools, type ToolGate } from '../tool/tool-gate.js';
 import { ToolCollection } from '../tool/tool-collection.js';
 import { TERMINATE_TOOL_NAME } from '../tool/terminate.js';
@@ -149,6 +150,13 @@ export abstract class ToolCallAgent extends ReActAgent {
     this.addImagesForModel(outcomes);
     for (const outcome of outcomes) this.handleSpecialTool(outcome);
     return outcomes.map((o) => `${o.call.name}: ${o.result.error ? 'error' : 'done'}`).join(', ');
+  }
+
+  /** Attached images go to a model that sees; for one that cannot, their descriptions join the request's text. */
+  protected override async requestMessage(request: string, images: Image[], signal: AbortSignal): Promise<ChatMessage> {
+    const described = images.length ? await this.observeImages()(images, "the person's message", signal) : '';
+    if (!described) return super.requestMessage(request, images, signal);
+    return { role: 'user', content: `${request}\n${described}` };
   }
 
   /** One observer per agent, so a session without a vision model is told once that images are left out. */

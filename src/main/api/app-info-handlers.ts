@@ -1,18 +1,12 @@
 import type { AppInfo, CoreHandlers, ModelChoice } from '../../shared/contract.js';
 import type { AppSettings } from '../../shared/settings/app-settings.js';
+import { supportsVision } from '../llm/model-traits.js';
 import type { SessionRunner } from './session-handlers.js';
-
-/** model names that take images when a model's `vision` setting is `auto` */
-const VISION_MODEL = /vision|gpt-4o|gpt-4\.1|gpt-5|claude|gemini|vl\b/i;
 
 export type AppInfoHandlers = Pick<CoreHandlers, 'appInfo' | 'setUiLanguage'>;
 
-function visionOf(llm: AppSettings['llms'][string]): boolean {
-  return llm.vision === 'auto' ? VISION_MODEL.test(llm.model) : llm.vision;
-}
-
 function modelChoices(settings: AppSettings): ModelChoice[] {
-  return Object.entries(settings.llms).map(([name, llm]) => ({ name, model: llm.model, vision: visionOf(llm) }));
+  return Object.entries(settings.llms).map(([name, llm]) => ({ name, model: llm.model, vision: supportsVision(llm) }));
 }
 
 /** What the UI learns about the app it runs in (version, host, models, running runs), and its language for the host. */

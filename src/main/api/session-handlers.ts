@@ -1,4 +1,7 @@
 import type { CoreHandlers } from '../../shared/contract.js';
+import type { UploadFile } from '../../shared/contract/app-requests.js';
+import type { Image } from '../../shared/events.js';
+import { asModelImage } from '../llm/image-size.js';
 import type { SandboxSettings } from '../../shared/settings/sandbox-settings.js';
 import type { SessionService } from '../session/session-service.js';
 import type { SessionStore } from '../store/store-api.js';
@@ -42,6 +45,11 @@ export type SessionHandlers = Pick<
   | 'deleteSession'
 >;
 
+/** The attached files that are images, as the model is shown them (by their workspace path). */
+function attachedImages(files: UploadFile[], paths: string[]): Image[] {
+  return files.flatMap((file, index) => asModelImage(file.data, `/workspace/${paths[index]}`) ?? []);
+}
+
 /** Sessions: start, stop, resume and answer a run; list, read, search, rename and delete the stored ones. */
 export function createSessionHandlers(options: {
   sessions: SessionRunner;
@@ -55,18 +63,26 @@ export function createSessionHandlers(options: {
 
   return {
     startTask: ({ attachments, ...request }) => {
+      let images: Image[] = [];
       if (request.sessionId) {
         const session = sessionOrThrow(request.sessionId);
         if (sessions.isRunning(request.sessionId)) {
           throw new CoreApiError('busy', 'This session is still running.', 'Stop it or wait for it to finish.');
         }
-        if (attachments?.length) request.task += attachmentNote(saveUploads(session.workspace, attachments));
+        if (attachments?.length) {
+          const paths = saveUploads(session.workspace, attachments);
+          request.task += attachmentNote(paths);
+          images = attachedImages(attachments, paths);
+        }
       }
       const dropped = !request.sessionId && attachments?.length ? attachments : undefined;
+      if (dropped) {
+        const paths = plannedUploadPaths(dropped);
+        request.task += attachmentNote(paths);
+        images = attachedImages(dropped, paths);
+      }
       // a new session's workspace exists once start returns; the files land there before its first step runs
-      const { sessionId, done } = sessions.start(
-        dropped ? { ...request, task: request.task + attachmentNote(plannedUploadPaths(dropped)) } : request,
-      );
+      const { sessionId, done } = sessions.start(images.length ? { ...request, images } : request);
       if (dropped) saveUploads(sessionOrThrow(sessionId).workspace, dropped);
       // the outcome reaches the UI as a `done` event; nothing waits on this promise
       done.catch(() => undefined);

@@ -20,7 +20,10 @@ export const runAgentMode: ModeRunner = async (run) => {
   const startedAt = Date.now();
   const agent = run.createAgent(AGENT_MODE_AGENT, { maxSteps: run.request.maxSteps });
   if (run.resuming) agent.answerUnansweredCalls('The run was interrupted before this call finished.');
-  const outcome = await agent.run(run.resuming ? undefined : run.request.task, { signal: run.signal });
+  const outcome = await agent.run(run.resuming ? undefined : run.request.task, {
+    signal: run.signal,
+    images: run.request.images,
+  });
   showProducedImages(run, agent, startedAt);
   return { status: STATUS_BY_OUTCOME[outcome.outcome], result: outcome.text };
 };

@@ -1,4 +1,4 @@
-import type { CoreEventInput, SessionInfo, SessionMode, SessionStatus } from '../../shared/events.js';
+import type { CoreEventInput, Image, SessionInfo, SessionMode, SessionStatus } from '../../shared/events.js';
 import type { AppSettings } from '../../shared/settings/app-settings.js';
 import type { Llm } from '../llm/types.js';
 import type { SessionStore } from '../store/store-api.js';
@@ -7,6 +7,8 @@ import type { SessionContext } from '../tool/session-context.js';
 
 export interface StartTaskRequest {
   task: string;
+  /** images the person attached to the task, shown to the model with it (or described for one that cannot see) */
+  images?: Image[];
   /** a follow-up message in an existing session */
   sessionId?: string;
   mode?: SessionMode;
