@@ -12,7 +12,8 @@ import { requestBody } from './request-body.js';
 import { cancelledError, withRetry, type RetryTiming } from './retry.js';
 import { readCompletion, readStream, type RawReply } from './stream-reader.js';
 import { createTokenCounter, type TokenCounter } from './tokens.js';
-import { isToolsUnsupportedError, parseTextToolCalls, toTextToolMessages } from './tool-fallback.js';
+import { TextToolCallFilter } from './text-tool-calls.js';
+import { ToolRefusals, isToolsUnsupportedError, toTextToolMessages } from './tool-fallback.js';
 import { repairToolPairs } from './tool-pairs.js';
 import { requestUsage } from './usage.js';
 import { withoutImages } from './vision.js';
@@ -31,6 +32,8 @@ const TASK_TOO_LARGE_HINT =
 export interface LlmClientOptions extends SdkClientOptions {
   /** backoff timing (tests make it fast) */
   retryTiming?: Partial<RetryTiming>;
+  /** models whose provider refused the tools parameter, shared by the clients of later turns */
+  toolRefusals?: ToolRefusals;
 }
 
 interface ToolRequest {
@@ -52,9 +55,9 @@ export class LlmClient implements Llm {
   readonly supportsVision: boolean;
   private readonly sdk: OpenAI;
   private readonly counter: TokenCounter;
-  /** false once the provider said the model cannot take tools (or the setting says so) */
-  private nativeTools: boolean;
+  private readonly toolRefusals: ToolRefusals;
   private toolNoticeSent = false;
+  private textCallNoticeSent = false;
   /** false once the server refused stream_options (usage is then counted with the tokenizer) */
   private streamUsage = true;
 
@@ -66,7 +69,12 @@ export class LlmClient implements Llm {
     this.supportsVision = supportsVision(config);
     this.sdk = createSdkClient(config, options);
     this.counter = createTokenCounter(config.model, { vision: this.supportsVision });
-    this.nativeTools = config.toolCalling !== false;
+    this.toolRefusals = options.toolRefusals ?? new ToolRefusals();
+  }
+
+  /** false when the setting says so or the provider refused the tools parameter for this model */
+  private get nativeTools(): boolean {
+    return this.config.toolCalling !== false && !this.toolRefusals.has(this.config);
   }
 
   ask(messages: ChatMessage[], options: AskOptions = {}): Promise<LlmReply> {
@@ -83,19 +91,51 @@ export class LlmClient implements Llm {
     const prepared = this.imagesForModel(repairToolPairs(messages).messages, options);
     const wantsTools = tools !== undefined && tools.tools.length > 0;
     if (wantsTools && !this.nativeTools) return this.completeWithTextTools(prepared, options, tools);
+    if (!wantsTools) return this.request(prepared, options);
     try {
-      return await this.request(prepared, options, wantsTools ? tools : undefined);
+      return await this.completeWithNativeTools(prepared, options, tools);
     } catch (error) {
-      if (!wantsTools || !isLlmError(error) || !isToolsUnsupportedError(error)) throw error;
+      if (!isLlmError(error) || !isToolsUnsupportedError(error)) throw error;
       if (this.config.toolCalling === true) {
         throw new LlmError('no_tool_support', `model ${this.model} does not support tool calling (${error.message})`, {
           status: error.status,
           cause: error,
         });
       }
-      this.nativeTools = false;
+      this.toolRefusals.add(this.config);
+      notify(
+        options,
+        'no_tool_support',
+        `The provider refused tool calling for model ${this.model} (${error.message}); from now on tools are described in the prompt and calls read from the model's replies.`,
+      );
       return this.completeWithTextTools(prepared, options, tools);
     }
+  }
+
+  /** The tools API, and calls the model wrote as text anyway (Hermes/Qwen tags, bare JSON) read from its reply. */
+  private async completeWithNativeTools(
+    messages: ChatMessage[],
+    options: AskOptions,
+    tools: ToolRequest,
+  ): Promise<LlmReply> {
+    if (tools.toolChoice === 'none') return this.request(messages, options, tools);
+    const filter = new TextToolCallFilter(options.onDelta, tools.tools);
+    const reply = await this.request(messages, { ...options, onDelta: filter.push }, tools);
+    if (reply.toolCalls.length > 0) {
+      filter.flush();
+      return reply;
+    }
+    const parsed = filter.finish(reply.text);
+    if (parsed.toolCalls.length === 0) return reply;
+    if (!this.textCallNoticeSent) {
+      this.textCallNoticeSent = true;
+      notify(
+        options,
+        'text_tool_calls',
+        `Model ${this.model} wrote its tool calls as text instead of using the tools API; they were read from its reply.`,
+      );
+    }
+    return { ...reply, text: parsed.text, toolCalls: parsed.toolCalls, finishReason: 'tool_calls' };
   }
 
   private imagesForModel(messages: ChatMessage[], options: AskOptions): ChatMessage[] {
@@ -113,7 +153,8 @@ export class LlmClient implements Llm {
     options: AskOptions,
     tools: ToolRequest,
   ): Promise<LlmReply> {
-    if (!this.toolNoticeSent) {
+    // a refusal by the provider was told when it happened (once per core, see ToolRefusals)
+    if (this.config.toolCalling === false && !this.toolNoticeSent) {
       this.toolNoticeSent = true;
       notify(
         options,
@@ -123,10 +164,10 @@ export class LlmClient implements Llm {
     }
     if (tools.toolChoice === 'none') return this.request(messages, options);
     const rewritten = toTextToolMessages(messages, tools.tools, tools.toolChoice);
-    // the raw reply holds the JSON of the calls: hand only the prose to onDelta, once parsed
-    const reply = await this.request(rewritten, { ...options, onDelta: undefined });
-    const parsed = parseTextToolCalls(reply.text, tools.tools);
-    if (parsed.text) options.onDelta?.(parsed.text);
+    // the raw reply holds the JSON of the calls: only the prose reaches onDelta
+    const filter = new TextToolCallFilter(options.onDelta, tools.tools);
+    const reply = await this.request(rewritten, { ...options, onDelta: filter.push });
+    const parsed = filter.finish(reply.text);
     return {
       ...reply,
       text: parsed.text,
