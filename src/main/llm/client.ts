@@ -1,7 +1,7 @@
 import type OpenAI from 'openai';
 import { LlmConfigSchema, type LlmConfig, type LlmConfigInput } from '../../shared/settings/llm-config.js';
 import type { AskOptions, AskToolOptions, Llm, LlmReply, ToolChoice, ToolSpec } from './types.js';
-import type { ChatMessage } from '../../shared/chat-message.js';
+import type { ChatMessage, ToolCall } from '../../shared/chat-message.js';
 import { AttemptScope } from './attempt-scope.js';
 import { fitContext } from './context-fit.js';
 import { LlmError, isLlmError } from './errors.js';
@@ -9,6 +9,12 @@ import { supportsVision } from './model-traits.js';
 import type { LlmNoticeCode } from './notices.js';
 import { createSdkClient, type SdkClientOptions } from './providers.js';
 import { requestBody } from './request-body.js';
+import {
+  argumentsWithoutOptionalNulls,
+  parametersFor,
+  schemaDialectOf,
+  type SchemaDialect,
+} from './schema-dialects.js';
 import { cancelledError, withRetry, type RetryTiming } from './retry.js';
 import { readCompletion, readStream, type RawReply } from './stream-reader.js';
 import { createTokenCounter, type TokenCounter } from './tokens.js';
@@ -56,6 +62,8 @@ export class LlmClient implements Llm {
   private readonly sdk: OpenAI;
   private readonly counter: TokenCounter;
   private readonly toolRefusals: ToolRefusals;
+  /** how this provider family wants tool schemas (OpenAI strict, Gemini, as is) */
+  private readonly schemaDialect: SchemaDialect;
   private toolNoticeSent = false;
   private textCallNoticeSent = false;
   /** false once the server refused stream_options (usage is then counted with the tokenizer) */
@@ -70,6 +78,7 @@ export class LlmClient implements Llm {
     this.sdk = createSdkClient(config, options);
     this.counter = createTokenCounter(config.model, { vision: this.supportsVision });
     this.toolRefusals = options.toolRefusals ?? new ToolRefusals();
+    this.schemaDialect = schemaDialectOf(config);
   }
 
   /** false when the setting says so or the provider refused the tools parameter for this model */
@@ -123,7 +132,7 @@ export class LlmClient implements Llm {
     const reply = await this.request(messages, { ...options, onDelta: filter.push }, tools);
     if (reply.toolCalls.length > 0) {
       filter.flush();
-      return reply;
+      return { ...reply, toolCalls: this.withoutStrictNulls(reply.toolCalls, tools.tools) };
     }
     const parsed = filter.finish(reply.text);
     if (parsed.toolCalls.length === 0) return reply;
@@ -136,6 +145,16 @@ export class LlmClient implements Llm {
       );
     }
     return { ...reply, text: parsed.text, toolCalls: parsed.toolCalls, finishReason: 'tool_calls' };
+  }
+
+  /** Strict mode had optional parameters sent as required and nullable: a null there means "not given". */
+  private withoutStrictNulls(calls: ToolCall[], specs: readonly ToolSpec[]): ToolCall[] {
+    if (this.schemaDialect !== 'openai-strict') return calls;
+    return calls.map((call) => {
+      const spec = specs.find((tool) => tool.name === call.name);
+      if (!spec || !parametersFor(this.schemaDialect, spec.parameters).strict) return call;
+      return { ...call, arguments: argumentsWithoutOptionalNulls(call.arguments, spec.parameters) };
+    });
   }
 
   private imagesForModel(messages: ChatMessage[], options: AskOptions): ChatMessage[] {
@@ -211,7 +230,7 @@ export class LlmClient implements Llm {
     }
     const body = requestBody(this.config, {
       messages: toWireMessages(fit.messages),
-      tools: tools ? toWireTools(tools.tools) : undefined,
+      tools: tools ? toWireTools(tools.tools, this.schemaDialect) : undefined,
       toolChoice: tools?.toolChoice,
       maxTokens,
     });
