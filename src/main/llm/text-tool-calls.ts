@@ -149,6 +149,8 @@ export function parseTextToolCalls(reply: string, tools: readonly ToolSpec[]): T
 }
 
 const TAG_OPEN = '<tool_call>';
+const RECHECK_GROWTH = 1.25;
+const RECHECK_MIN_CHARS = 16;
 const FENCE = '```';
 /** Keys a call written as a JSON object starts with. */
 const CALL_KEYS = ['name', 'arguments', 'parameters', 'function', 'tool_calls'];
@@ -206,6 +208,8 @@ export class TextToolCallFilter {
   private raw = '';
   /** characters of `raw` passed on */
   private passed = 0;
+  /** length of `raw` when a possible call was last found held back (0: nothing held) */
+  private heldLength = 0;
   private readonly toolNames: ReadonlySet<string>;
 
   constructor(
@@ -217,6 +221,9 @@ export class TextToolCallFilter {
 
   readonly push = (chunk: string): void => {
     this.raw += chunk;
+    // a long call held back is looked at again only after it grew by a share, so streaming it stays linear
+    if (this.heldLength > 0 && this.raw.length < this.heldLength * RECHECK_GROWTH + RECHECK_MIN_CHARS) return;
+    this.heldLength = 0;
     let safe = this.passed;
     while (safe < this.raw.length) {
       const next = this.raw.slice(safe).search(/[<`{]/);
@@ -226,6 +233,7 @@ export class TextToolCallFilter {
       }
       if (callMayStartAt(this.raw, safe + next, this.toolNames) === 'maybe') {
         safe += next;
+        this.heldLength = this.raw.length;
         break;
       }
       safe += next + 1;
