@@ -12,6 +12,7 @@ import { toolSpec } from '../../src/main/tool/tool-collection.js';
 import type { ToolSpec } from '../../src/main/llm/types.js';
 import { geminiProblems, sequence, startFakeLlm, strictModeProblems } from '../support/fake-llm/index.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
+import { fakeLlmClient } from './llm-fixture.js';
 
 let dataDir: string;
 let store: Store;
@@ -115,6 +116,27 @@ describe('built-in tool schemas under the providers’ rule sets', () => {
       path: 'a.txt',
       view_range: [1, 5],
     });
+  });
+});
+
+describe('a provider that refuses a strict schema', () => {
+  it('sends the tools again without strict, and keeps doing so', async () => {
+    const { server, llm } = await fakeLlmClient(
+      (request) =>
+        request.body.tools.some((tool: { function: { strict?: boolean } }) => tool.function.strict)
+          ? {
+              fault: 'status',
+              status: 400,
+              message: "Invalid schema for function 'bash': In context=(), 'minLength' is not permitted.",
+            }
+          : { toolCalls: [{ name: 'bash', arguments: { command: 'ls' } }] },
+      { provider: 'azure', apiKey: 'azure-test-key', maxAttempts: 1 },
+    );
+    const bash = specs.find((spec) => spec.name === 'bash')!;
+    const question = [{ role: 'user' as const, content: 'list' }];
+    expect((await llm.askTool(question, { tools: [bash] })).toolCalls[0].name).toBe('bash');
+    await llm.askTool(question, { tools: [bash] });
+    expect(server.chatRequests.map((r) => Boolean(r.body.tools[0].function.strict))).toEqual([true, false, false]);
   });
 });
 

@@ -63,7 +63,7 @@ export class LlmClient implements Llm {
   private readonly counter: TokenCounter;
   private readonly toolRefusals: ToolRefusals;
   /** how this provider family wants tool schemas (OpenAI strict, Gemini, as is) */
-  private readonly schemaDialect: SchemaDialect;
+  private schemaDialect: SchemaDialect;
   private toolNoticeSent = false;
   private textCallNoticeSent = false;
   /** false once the server refused stream_options (usage is then counted with the tokenizer) */
@@ -101,10 +101,21 @@ export class LlmClient implements Llm {
     const wantsTools = tools !== undefined && tools.tools.length > 0;
     if (wantsTools && !this.nativeTools) return this.completeWithTextTools(prepared, options, tools);
     if (!wantsTools) return this.request(prepared, options);
+    return this.completeWithTools(prepared, options, tools);
+  }
+
+  /** Native tool calling, and the text protocol when the provider refuses the tools parameter. */
+  private async completeWithTools(messages: ChatMessage[], options: AskOptions, tools: ToolRequest): Promise<LlmReply> {
     try {
-      return await this.completeWithNativeTools(prepared, options, tools);
+      return await this.completeWithNativeTools(messages, options, tools);
     } catch (error) {
-      if (!isLlmError(error) || !isToolsUnsupportedError(error)) throw error;
+      if (!isLlmError(error)) throw error;
+      if (this.refusesStrictSchemas(error)) {
+        // a schema strict mode cannot take (an MCP tool's): the tools go as they are, without strict, from now on
+        this.schemaDialect = 'plain';
+        return this.completeWithTools(messages, options, tools);
+      }
+      if (!isToolsUnsupportedError(error)) throw error;
       if (this.config.toolCalling === true) {
         throw new LlmError('no_tool_support', `model ${this.model} does not support tool calling (${error.message})`, {
           status: error.status,
@@ -117,7 +128,7 @@ export class LlmClient implements Llm {
         'no_tool_support',
         `The provider refused tool calling for model ${this.model} (${error.message}); from now on tools are described in the prompt and calls read from the model's replies.`,
       );
-      return this.completeWithTextTools(prepared, options, tools);
+      return this.completeWithTextTools(messages, options, tools);
     }
   }
 
@@ -145,6 +156,14 @@ export class LlmClient implements Llm {
       );
     }
     return { ...reply, text: parsed.text, toolCalls: parsed.toolCalls, finishReason: 'tool_calls' };
+  }
+
+  private refusesStrictSchemas(error: LlmError): boolean {
+    return (
+      this.schemaDialect === 'openai-strict' &&
+      error.code === 'bad_request' &&
+      /invalid schema|strict/i.test(`${error.message} ${(error.cause as Error | undefined)?.message ?? ''}`)
+    );
   }
 
   /** Strict mode had optional parameters sent as required and nullable: a null there means "not given". */
