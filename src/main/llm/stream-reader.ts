@@ -24,6 +24,18 @@ interface PartialCall {
   arguments: string;
 }
 
+/** Without index and id, a piece naming a tool starts a new call when the name differs or the last call is whole. */
+function startsAnotherCall(last: PartialCall, name: string | undefined): boolean {
+  if (!name || !last.name) return false;
+  if (name !== last.name) return true;
+  try {
+    JSON.parse(last.arguments);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Assembles tool calls from stream deltas: pieces of one call share an index; the id and name come first.
  * Servers that send no index (SGLang) are read by id, then by order: a piece without an id continues the last call.
@@ -40,13 +52,14 @@ class ToolCallAssembler {
     if (delta.function?.arguments) call.arguments += delta.function.arguments;
   }
 
-  private slotFor(delta: { index?: number | null; id?: string }): number {
+  private slotFor(delta: { index?: number | null; id?: string; function?: { name?: string } }): number {
     // the SDK types say index is always there; SGLang leaves it out
     const index = typeof delta.index === 'number' ? delta.index : undefined;
     if (index === undefined) {
       const byId = delta.id ? this.calls.findIndex((call) => call.id === delta.id) : -1;
       if (byId !== -1) return byId;
-      if (!delta.id && this.calls.length > 0) return this.calls.length - 1;
+      const last = this.calls.at(-1);
+      if (!delta.id && last && !startsAnotherCall(last, delta.function?.name)) return this.calls.length - 1;
       return this.calls.push({ id: '', name: '', arguments: '' }) - 1;
     }
     let slot = this.slotOfIndex.get(index);
