@@ -6,6 +6,7 @@ import { createLlm } from '../../src/main/llm/client.js';
 import { ToolRefusals } from '../../src/main/llm/tool-fallback.js';
 import { sequence, startFakeLlm, toolCallsAsText, type FakeReply } from '../support/fake-llm/index.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
+import { ofType } from '../support/events-of-type.js';
 
 const finish = (text: string): FakeReply => ({
   text,
@@ -21,10 +22,6 @@ afterEach(async () => {
   await harness?.close();
   harness = undefined;
 });
-
-function ofType<T extends CoreEvent['type']>(events: CoreEvent[], type: T) {
-  return events.filter((e): e is Extract<CoreEvent, { type: T }> => e.type === type);
-}
 
 async function runTask(task: string, sessionId?: string) {
   const run = harness!.service.start({ task, sessionId });

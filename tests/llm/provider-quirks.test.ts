@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LlmError } from '../../src/main/llm/errors.js';
 import { sequence } from '../support/fake-llm/index.js';
-import { fakeLlmClient } from './llm-fixture.js';
+import { failure, fakeLlmClient } from './llm-fixture.js';
 
 const question = [{ role: 'user' as const, content: 'question?' }];
 const tools = [
@@ -11,15 +10,6 @@ const tools = [
     parameters: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] },
   },
 ];
-
-async function failure(promise: Promise<unknown>): Promise<LlmError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(LlmError);
-  return error as LlmError;
-}
 
 describe('streamed tool calls without an index (SGLang)', () => {
   it('assembles two parallel calls by id and order, with their whole arguments', async () => {
