@@ -67,6 +67,7 @@ describe('built-in tool schemas under the providers’ rule sets', () => {
     const editor = toWireTools([specs.find((spec) => spec.name === 'str_replace_editor')!], 'gemini')[0];
     const command = (editor.function.parameters!.properties as Record<string, Record<string, unknown>>).command;
     expect(command).toMatchObject({ type: 'string', enum: ['view', 'create', 'str_replace', 'insert', 'undo_edit'] });
+    expect(JSON.stringify(editor)).not.toContain(String(Number.MAX_SAFE_INTEGER));
   });
 
   it('converts what MCP servers send too: unions with null, consts, $refs, tuples, numeric enums', () => {

@@ -66,6 +66,11 @@ function isObjectSchema(schema: Schema): boolean {
   return typesOf(schema).includes('object') || isSchema(schema.properties);
 }
 
+/** zod bounds every integer by ±MAX_SAFE_INTEGER: tokens that say nothing, left out. */
+function isSafeIntegerBound(key: string, value: unknown): boolean {
+  return (key === 'minimum' || key === 'maximum') && Math.abs(Number(value)) === Number.MAX_SAFE_INTEGER;
+}
+
 /** A default the dialect cannot carry is still worth telling the model. */
 function withDefaultNoted(schema: Schema): string | undefined {
   const description = typeof schema.description === 'string' ? schema.description : undefined;
@@ -138,7 +143,7 @@ function toStrict(schema: Schema): Schema {
   const out: Schema = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === 'format' && typeof value === 'string' && STRICT_FORMATS.has(value)) out.format = value;
-    else if (STRICT_KEYWORDS.has(key)) out[key] = value;
+    else if (STRICT_KEYWORDS.has(key) && !isSafeIntegerBound(key, value)) out[key] = value;
   }
   const description = withDefaultNoted(schema);
   if (description !== undefined) out.description = description;
@@ -194,7 +199,9 @@ function toGemini(schema: Schema, root: Schema, depth: number): Schema {
   }
 
   const out: Schema = {};
-  for (const [key, value] of Object.entries(schema)) if (GEMINI_KEYWORDS.has(key)) out[key] = value;
+  for (const [key, value] of Object.entries(schema)) {
+    if (GEMINI_KEYWORDS.has(key) && !isSafeIntegerBound(key, value)) out[key] = value;
+  }
   const description = withDefaultNoted(schema);
   if (description !== undefined) out.description = description;
   if (typeof schema.exclusiveMinimum === 'number' && out.minimum === undefined) out.minimum = schema.exclusiveMinimum;
