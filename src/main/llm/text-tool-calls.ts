@@ -149,11 +149,12 @@ export function parseTextToolCalls(reply: string, tools: readonly ToolSpec[]): T
 }
 
 const TAG_OPEN = '<tool_call>';
+const FENCE = '```';
+/** a held-back candidate is looked at again once the text grew by this share (and this many characters) */
 const RECHECK_GROWTH = 1.25;
 const RECHECK_MIN_CHARS = 16;
-const FENCE = '```';
-/** Keys a call written as a JSON object starts with. */
-const CALL_KEYS = ['name', 'arguments', 'parameters', 'function', 'tool_calls'];
+/** Keys a call written as a JSON object starts with (OpenAI's shape starts with id or type). */
+const CALL_KEYS = ['name', 'arguments', 'parameters', 'function', 'tool_calls', 'id', 'type'];
 
 /**
  * Whether a tool call written as text may begin at `start` of `text` (so far): 'maybe' while it could, 'no' once it
@@ -163,19 +164,13 @@ function callMayStartAt(text: string, start: number, toolNames: ReadonlySet<stri
   const held = text.slice(start);
   switch (held[0]) {
     case '<':
-      return held.length < TAG_OPEN.length
-        ? TAG_OPEN.startsWith(held)
-          ? 'maybe'
-          : 'no'
-        : held.startsWith(TAG_OPEN)
-          ? 'maybe'
-          : 'no';
+      return TAG_OPEN.startsWith(held.slice(0, TAG_OPEN.length)) ? 'maybe' : 'no';
     case '`': {
       if (held.length < FENCE.length) return FENCE.startsWith(held) ? 'maybe' : 'no';
       if (!held.startsWith(FENCE)) return 'no';
       const infoEnd = held.indexOf('\n', FENCE.length);
       const info = held.slice(FENCE.length, infoEnd === -1 ? undefined : infoEnd).trim();
-      if (infoEnd === -1) return 'json'.startsWith(info) || info.startsWith('{') ? 'maybe' : 'no';
+      if (infoEnd === -1) return 'json'.startsWith(info) ? 'maybe' : 'no';
       if (info !== '' && info !== 'json') return 'no';
       const close = held.indexOf(FENCE, infoEnd);
       if (close === -1) return 'maybe';
