@@ -6,7 +6,7 @@
 import { createLlm } from '../../src/main/llm/client.js';
 import { fitContext } from '../../src/main/llm/context-fit.js';
 import { createTokenCounter } from '../../src/main/llm/tokens.js';
-import { parseTextToolCalls } from '../../src/main/llm/tool-fallback.js';
+import { parseTextToolCalls } from '../../src/main/llm/text-tool-calls.js';
 import type { ChatMessage } from '../../src/shared/chat-message.js';
 import { startFakeLlm } from '../../tests/support/fake-llm/index.js';
 

@@ -32,7 +32,32 @@ describe('Memory', () => {
     const same: ChatMessage = { role: 'assistant', content: 'again' };
     expect(isStuck([same, user('x'), same])).toBe(false);
     expect(isStuck([same, user('x'), same, user('y'), same])).toBe(true);
-    expect(isStuck([assistantCall('1'), result('1'), assistantCall('2'), result('2'), assistantCall('3')])).toBe(false);
+    // the same tool with the same arguments (key order and spacing aside), getting the same result, three times
+    expect(
+      isStuck([assistantCall('1'), result('1'), assistantCall('2'), result('2'), assistantCall('3'), result('3')]),
+    ).toBe(true);
+    const search = (id: string, args: string, output = 'no hits'): ChatMessage[] => [
+      { role: 'assistant', content: null, toolCalls: [{ id, name: 'web_search', arguments: args }] },
+      { role: 'tool', content: output, toolCallId: id, name: 'web_search' },
+    ];
+    expect(
+      isStuck([
+        ...search('a', '{"query":"x","num_results":5}'),
+        ...search('b', '{ "num_results": 5, "query": "x" }'),
+        ...search('c', '{"query":"x",  "num_results":5}'),
+      ]),
+    ).toBe(true);
+    // other arguments, or the same call getting new output (polling a running command), is not repeating oneself
+    expect(
+      isStuck([...search('a', '{"query":"x"}'), ...search('b', '{"query":"y"}'), ...search('c', '{"query":"x"}')]),
+    ).toBe(false);
+    expect(
+      isStuck([
+        ...search('a', '{"query":"x"}', 'building 10%'),
+        ...search('b', '{"query":"x"}', 'building 60%'),
+        ...search('c', '{"query":"x"}', 'built'),
+      ]),
+    ).toBe(false);
     const empty: ChatMessage = { role: 'assistant', content: '' };
     expect(isStuck([empty, empty, empty])).toBe(false);
   });

@@ -24,6 +24,16 @@ const echoTool = defineTool({
   },
 });
 
+/** A tool whose answer depends only on its arguments, as a search that keeps finding nothing. */
+const lookupTool = defineTool({
+  name: 'lookup',
+  kind: 'generic',
+  description: 'look a word up',
+  parameters: z.object({ word: z.string(), exact: z.boolean().optional() }),
+  risk: 'read',
+  execute: async ({ word }) => toolOutput(`no entry for ${word}`),
+});
+
 class TestAgent extends ToolCallAgent {
   readonly name = 'tester';
   readonly description = 'test agent';
@@ -191,8 +201,8 @@ describe('ToolCallAgent', () => {
 
   it('nudges a stuck agent, then stops it with a clear note', async () => {
     const { agent, requests, events } = agentWith(
-      () => ({ text: 'I will look again.', toolCalls: [call('echo', { text: 'same' })] }),
-      { maxSteps: 12 },
+      () => ({ text: 'I will look again.', toolCalls: [call('lookup', { word: 'same' })] }),
+      { maxSteps: 12, tools: () => [lookupTool as AnyTool, terminateTool as AnyTool] },
     );
     const result = await agent.run('go');
     expect(result.outcome).toBe('stuck');
@@ -200,6 +210,35 @@ describe('ToolCallAgent', () => {
     const nudged = requests().filter((r) => JSON.stringify(r.body.messages).includes(STUCK_NUDGE));
     expect(nudged.length).toBeGreaterThanOrEqual(1);
     expect(events.some((e) => e.type === 'notice' && e.code === 'agent_stuck')).toBe(true);
+  });
+
+  it('detects a model repeating the identical tool call, nudges it in the next request, and lets it change course', async () => {
+    // the same call three times, its JSON written differently each time, then a new approach once nudged
+    const repeats = [
+      '{"word":"qwxz","exact":true}',
+      '{ "exact": true, "word": "qwxz" }',
+      '{"exact":true,"word":"qwxz"}',
+    ];
+    let repeat = 0;
+    const { agent, requests, events } = agentWith(
+      (request) => {
+        const last = request.body.messages.at(-1);
+        if (last.role === 'user' && last.content.includes(STUCK_NUDGE)) {
+          return { text: 'Trying a prefix instead.', toolCalls: [call('terminate', { status: 'success' })] };
+        }
+        return { toolCalls: [call('lookup', repeats[Math.min(repeat++, repeats.length - 1)])] };
+      },
+      { maxSteps: 8, tools: () => [lookupTool as AnyTool, terminateTool as AnyTool] },
+    );
+    const result = await agent.run('look up qwxz');
+    expect(result).toMatchObject({ outcome: 'success', text: 'Trying a prefix instead.', steps: 4 });
+    const sent = requests();
+    expect(sent).toHaveLength(4);
+    // no nudge before the third identical call; the fourth request ends with it
+    expect(sent.slice(0, 3).some((r) => JSON.stringify(r.body.messages).includes(STUCK_NUDGE))).toBe(false);
+    expect(sent[3].body.messages.at(-1)).toEqual({ role: 'user', content: STUCK_NUDGE });
+    const notices = events.filter((e) => e.type === 'notice' && e.code === 'agent_stuck');
+    expect(notices).toHaveLength(1);
   });
 
   it('stops at max steps with a clear note', async () => {

@@ -3,19 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { createLlm } from '../../src/main/llm/client.js';
 import { LlmError } from '../../src/main/llm/errors.js';
 import { sequence } from '../support/fake-llm/index.js';
-import { FAST_RETRY, fakeLlmClient, noticeCollector } from './llm-fixture.js';
+import { FAST_RETRY, failure, fakeLlmClient, noticeCollector } from './llm-fixture.js';
 import { waitFor } from '../support/wait-for.js';
 
 const question = [{ role: 'user' as const, content: 'question?' }];
-
-async function failure(promise: Promise<unknown>): Promise<LlmError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(LlmError);
-  return error as LlmError;
-}
 
 /** A port nobody listens on. */
 async function closedPort(): Promise<number> {

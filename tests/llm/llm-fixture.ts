@@ -1,5 +1,6 @@
-import { afterEach } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { createLlm, type LlmClient, type LlmClientOptions } from '../../src/main/llm/client.js';
+import { LlmError } from '../../src/main/llm/errors.js';
 import type { LlmConfigInput } from '../../src/shared/settings/llm-config.js';
 import { startFakeLlm, type FakeLlm, type Script } from '../support/fake-llm/index.js';
 
@@ -33,4 +34,14 @@ export async function fakeLlmClient(
 export function noticeCollector() {
   const notices: Notice[] = [];
   return { notices, onNotice: (code: string, text: string) => notices.push({ code, text }) };
+}
+
+/** The LlmError a request ends with (the test fails if it succeeds or throws something else). */
+export async function failure(promise: Promise<unknown>): Promise<LlmError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(LlmError);
+  return error as LlmError;
 }

@@ -45,4 +45,24 @@ describe('tool-call assembly quirks of compatible servers', () => {
       { id: expect.stringMatching(/^call_\w{16}$/), name: 'bash', arguments: '{"command":"pwd"}' },
     ]);
   });
+
+  it('assembles calls without index by id, and without index or id by name and order', async () => {
+    const reply = await readStream(
+      chunks([
+        [{ id: 'a', type: 'function', function: { name: 'bash', arguments: '' } } as ToolDelta],
+        [{ function: { arguments: '{"command":' } } as ToolDelta],
+        [{ function: { arguments: '"ls"}' } } as ToolDelta],
+        [{ function: { name: 'bash', arguments: '{"comm' } } as ToolDelta],
+        [{ function: { name: 'bash', arguments: 'and":"pwd"}' } } as ToolDelta],
+        [{ function: { name: 'terminate', arguments: '{}' } } as ToolDelta],
+      ]),
+      {},
+    );
+    expect(reply.toolCalls.map((call) => [call.name, call.arguments])).toEqual([
+      ['bash', '{"command":"ls"}'],
+      ['bash', '{"command":"pwd"}'],
+      ['terminate', '{}'],
+    ]);
+    expect(reply.toolCalls[0].id).toBe('a');
+  });
 });

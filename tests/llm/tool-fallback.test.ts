@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTextToolCalls } from '../../src/main/llm/tool-fallback.js';
+import { parseTextToolCalls } from '../../src/main/llm/text-tool-calls.js';
 import type { ChatMessage } from '../../src/shared/chat-message.js';
 import type { ScriptRequest } from '../support/fake-llm/index.js';
 import { fakeLlmClient, noticeCollector } from './llm-fixture.js';

@@ -3,6 +3,7 @@ import type { AppSettings } from '../../shared/settings/app-settings.js';
 import { describeSettingsProblem, loadSettings, readSettings, saveSettings } from '../config/settings-store.js';
 import { applyLlmOverrides, llmOverridesFromEnv, type LlmOverrides } from '../config/llm-overrides.js';
 import { createLlm } from '../llm/client.js';
+import { ToolRefusals } from '../llm/tool-fallback.js';
 import { closeSharedBrowsers } from '../browser/browser-launcher.js';
 import { SessionMcp } from '../mcp/session-mcp.js';
 import { credentialStoreIn } from '../mcp/oauth/credential-store.js';
@@ -57,13 +58,15 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   const { dataDir, store, secrets } = options;
   const runSettings = (): AppSettings => runSettingsFor(options);
   const mcp = new SessionMcp(join(dataDir, 'logs'), credentialStoreIn(dataDir, secrets));
+  // a provider that refused the tools parameter once is not asked again by the session's later turns
+  const toolRefusals = new ToolRefusals();
   const service = new SessionService({
     store,
     dataDir,
     settings: runSettings,
     agents: options.agents ?? BUILTIN_AGENTS,
     modes: options.modes ?? BUILTIN_MODES,
-    llmFactory: createLlm,
+    llmFactory: (config) => createLlm(config, { toolRefusals }),
     humanAvailable: options.humanAvailable,
     extraTools: mcp.extraTools,
     onSessionLive: mcp.open,

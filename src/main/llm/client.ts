@@ -1,7 +1,7 @@
 import type OpenAI from 'openai';
 import { LlmConfigSchema, type LlmConfig, type LlmConfigInput } from '../../shared/settings/llm-config.js';
 import type { AskOptions, AskToolOptions, Llm, LlmReply, ToolChoice, ToolSpec } from './types.js';
-import type { ChatMessage } from '../../shared/chat-message.js';
+import type { ChatMessage, ToolCall } from '../../shared/chat-message.js';
 import type { MessageParams } from '../../shared/events.js';
 import { AttemptScope } from './attempt-scope.js';
 import { fitContext } from './context-fit.js';
@@ -10,10 +10,17 @@ import { supportsVision } from './model-traits.js';
 import type { LlmNoticeCode } from './notices.js';
 import { createSdkClient, type SdkClientOptions } from './providers.js';
 import { requestBody } from './request-body.js';
+import {
+  argumentsWithoutOptionalNulls,
+  parametersFor,
+  schemaDialectOf,
+  type SchemaDialect,
+} from './schema-dialects.js';
 import { cancelledError, withRetry, type RetryTiming } from './retry.js';
 import { readCompletion, readStream, type RawReply } from './stream-reader.js';
 import { createTokenCounter, type TokenCounter } from './tokens.js';
-import { isToolsUnsupportedError, parseTextToolCalls, toTextToolMessages } from './tool-fallback.js';
+import { TextToolCallFilter } from './text-tool-calls.js';
+import { ToolRefusals, isToolsUnsupportedError, toTextToolMessages } from './tool-fallback.js';
 import { repairToolPairs } from './tool-pairs.js';
 import { requestUsage, type Pricing } from './usage.js';
 import { pricingFor } from './pricing.js';
@@ -33,6 +40,8 @@ const TASK_TOO_LARGE_HINT =
 export interface LlmClientOptions extends SdkClientOptions {
   /** backoff timing (tests make it fast) */
   retryTiming?: Partial<RetryTiming>;
+  /** models whose provider refused the tools parameter, shared by the clients of later turns */
+  toolRefusals?: ToolRefusals;
 }
 
 interface ToolRequest {
@@ -54,9 +63,11 @@ export class LlmClient implements Llm {
   readonly supportsVision: boolean;
   private readonly sdk: OpenAI;
   private readonly counter: TokenCounter;
-  /** false once the provider said the model cannot take tools (or the setting says so) */
-  private nativeTools: boolean;
+  private readonly toolRefusals: ToolRefusals;
+  /** how this provider family wants tool schemas (OpenAI strict, Gemini, as is) */
+  private schemaDialect: SchemaDialect;
   private toolNoticeSent = false;
+  private textCallNoticeSent = false;
   /** false once the server refused stream_options (usage is then counted with the tokenizer) */
   private streamUsage = true;
   /** unknown for a model without a set or known price: usage then has no cost */
@@ -70,8 +81,14 @@ export class LlmClient implements Llm {
     this.supportsVision = supportsVision(config);
     this.sdk = createSdkClient(config, options);
     this.counter = createTokenCounter(config.model, { vision: this.supportsVision, imageDetail: config.imageDetail });
-    this.nativeTools = config.toolCalling !== false;
     this.pricing = pricingFor(config);
+    this.toolRefusals = options.toolRefusals ?? new ToolRefusals();
+    this.schemaDialect = schemaDialectOf(config);
+  }
+
+  /** false when the setting says so or the provider refused the tools parameter for this model */
+  private get nativeTools(): boolean {
+    return this.config.toolCalling !== false && !this.toolRefusals.has(this.config);
   }
 
   ask(messages: ChatMessage[], options: AskOptions = {}): Promise<LlmReply> {
@@ -88,19 +105,80 @@ export class LlmClient implements Llm {
     const prepared = this.imagesForModel(repairToolPairs(messages).messages, options);
     const wantsTools = tools !== undefined && tools.tools.length > 0;
     if (wantsTools && !this.nativeTools) return this.completeWithTextTools(prepared, options, tools);
+    if (!wantsTools) return this.request(prepared, options);
+    return this.completeWithTools(prepared, options, tools);
+  }
+
+  /** Native tool calling, and the text protocol when the provider refuses the tools parameter. */
+  private async completeWithTools(messages: ChatMessage[], options: AskOptions, tools: ToolRequest): Promise<LlmReply> {
     try {
-      return await this.request(prepared, options, wantsTools ? tools : undefined);
+      return await this.completeWithNativeTools(messages, options, tools);
     } catch (error) {
-      if (!wantsTools || !isLlmError(error) || !isToolsUnsupportedError(error)) throw error;
+      if (!isLlmError(error)) throw error;
+      if (this.refusesStrictSchemas(error)) {
+        // a schema strict mode cannot take (an MCP tool's): the tools go as they are, without strict, from now on
+        this.schemaDialect = 'plain';
+        return this.completeWithTools(messages, options, tools);
+      }
+      if (!isToolsUnsupportedError(error)) throw error;
       if (this.config.toolCalling === true) {
         throw new LlmError('no_tool_support', `model ${this.model} does not support tool calling (${error.message})`, {
           status: error.status,
           cause: error,
         });
       }
-      this.nativeTools = false;
-      return this.completeWithTextTools(prepared, options, tools);
+      this.toolRefusals.add(this.config);
+      notify(
+        options,
+        'no_tool_support',
+        `The provider refused tool calling for model ${this.model} (${error.message}); from now on tools are described in the prompt and calls read from the model's replies.`,
+      );
+      return this.completeWithTextTools(messages, options, tools);
     }
+  }
+
+  /** The tools API, and calls the model wrote as text anyway (Hermes/Qwen tags, bare JSON) read from its reply. */
+  private async completeWithNativeTools(
+    messages: ChatMessage[],
+    options: AskOptions,
+    tools: ToolRequest,
+  ): Promise<LlmReply> {
+    if (tools.toolChoice === 'none') return this.request(messages, options, tools);
+    const filter = new TextToolCallFilter(options.onDelta, tools.tools);
+    const reply = await this.request(messages, { ...options, onDelta: filter.push }, tools);
+    if (reply.toolCalls.length > 0) {
+      filter.flush();
+      return { ...reply, toolCalls: this.withoutStrictNulls(reply.toolCalls, tools.tools) };
+    }
+    const parsed = filter.finish(reply.text);
+    if (parsed.toolCalls.length === 0) return reply;
+    if (!this.textCallNoticeSent) {
+      this.textCallNoticeSent = true;
+      notify(
+        options,
+        'text_tool_calls',
+        `Model ${this.model} wrote its tool calls as text instead of using the tools API; they were read from its reply.`,
+      );
+    }
+    return { ...reply, text: parsed.text, toolCalls: parsed.toolCalls, finishReason: 'tool_calls' };
+  }
+
+  private refusesStrictSchemas(error: LlmError): boolean {
+    return (
+      this.schemaDialect === 'openai-strict' &&
+      error.code === 'bad_request' &&
+      /invalid schema|strict/i.test(`${error.message} ${(error.cause as Error | undefined)?.message ?? ''}`)
+    );
+  }
+
+  /** Strict mode had optional parameters sent as required and nullable: a null there means "not given". */
+  private withoutStrictNulls(calls: ToolCall[], specs: readonly ToolSpec[]): ToolCall[] {
+    if (this.schemaDialect !== 'openai-strict') return calls;
+    return calls.map((call) => {
+      const spec = specs.find((tool) => tool.name === call.name);
+      if (!spec || !parametersFor(this.schemaDialect, spec.parameters).strict) return call;
+      return { ...call, arguments: argumentsWithoutOptionalNulls(call.arguments, spec.parameters) };
+    });
   }
 
   private imagesForModel(messages: ChatMessage[], options: AskOptions): ChatMessage[] {
@@ -121,7 +199,8 @@ export class LlmClient implements Llm {
     options: AskOptions,
     tools: ToolRequest,
   ): Promise<LlmReply> {
-    if (!this.toolNoticeSent) {
+    // a refusal by the provider was told when it happened (once per core, see ToolRefusals)
+    if (this.config.toolCalling === false && !this.toolNoticeSent) {
       this.toolNoticeSent = true;
       notify(
         options,
@@ -132,10 +211,10 @@ export class LlmClient implements Llm {
     }
     if (tools.toolChoice === 'none') return this.request(messages, options);
     const rewritten = toTextToolMessages(messages, tools.tools, tools.toolChoice);
-    // the raw reply holds the JSON of the calls: hand only the prose to onDelta, once parsed
-    const reply = await this.request(rewritten, { ...options, onDelta: undefined });
-    const parsed = parseTextToolCalls(reply.text, tools.tools);
-    if (parsed.text) options.onDelta?.(parsed.text);
+    // the raw reply holds the JSON of the calls: only the prose reaches onDelta
+    const filter = new TextToolCallFilter(options.onDelta, tools.tools);
+    const reply = await this.request(rewritten, { ...options, onDelta: filter.push });
+    const parsed = filter.finish(reply.text);
     return {
       ...reply,
       text: parsed.text,
@@ -180,7 +259,7 @@ export class LlmClient implements Llm {
     }
     const body = requestBody(this.config, {
       messages: toWireMessages(fit.messages, { imageDetail: this.config.imageDetail }),
-      tools: tools ? toWireTools(tools.tools) : undefined,
+      tools: tools ? toWireTools(tools.tools, this.schemaDialect) : undefined,
       toolChoice: tools?.toolChoice,
       maxTokens,
     });

@@ -155,6 +155,65 @@ export function parseRetryAfter(headers: Headers | undefined, now = Date.now()):
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
+/** The most of a non-JSON error body kept (a proxy's HTML error page is mostly markup). */
+const MAX_ERROR_TEXT = 500;
+
+type JsonRecord = Record<string, unknown>;
+
+function isRecord(value: unknown): value is JsonRecord {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The `{ message, code, type }` an error body means, from the shapes providers send. */
+function errorOf(body: unknown): JsonRecord | undefined {
+  if (typeof body === 'string') return body.trim() ? { message: body.trim() } : undefined;
+  if (Array.isArray(body)) {
+    // Gemini's OpenAI endpoint: [{"error": {...}}]; several entries are joined into one message
+    const errors = (body as unknown[]).map(errorOf).filter((error): error is JsonRecord => error !== undefined);
+    if (errors.length <= 1) return errors[0];
+    return { ...errors[0], message: errors.map((error) => String(error.message)).join('; ') };
+  }
+  if (!isRecord(body)) return undefined;
+  if (isRecord(body.error) && typeof body.error.message === 'string') return body.error;
+  if (body.error !== undefined) return errorOf(body.error);
+  if (typeof body.message === 'string') return { ...body, message: body.message };
+  // FastAPI (vLLM, SGLang): {"detail": "..."} or {"detail": [{"loc": [...], "msg": "..."}]}
+  if (typeof body.detail === 'string') return { message: body.detail };
+  if (Array.isArray(body.detail)) {
+    return {
+      message: body.detail
+        .map((item) => (isRecord(item) ? String(item.msg ?? JSON.stringify(item)) : String(item)))
+        .join('; '),
+    };
+  }
+  return { message: JSON.stringify(body).slice(0, MAX_ERROR_TEXT) };
+}
+
+/** Plain-text and HTML bodies as one short line. */
+function plainErrorText(text: string): string {
+  const visible = /<\/?[a-z][^>]*>/i.test(text)
+    ? text.replace(/<(script|style)[\s\S]*?<\/\1>/gi, '').replace(/<[^>]+>/g, ' ')
+    : text;
+  const line = visible.replace(/\s+/g, ' ').trim();
+  return line.length > MAX_ERROR_TEXT ? `${line.slice(0, MAX_ERROR_TEXT)}…` : line;
+}
+
+/**
+ * The body and message to build the SDK's status error from, so that error bodies the SDK cannot read (a JSON array,
+ * `{"error": "text"}`, `{"detail": ...}`, plain text, HTML) are shown instead of "status code (no body)".
+ */
+export function readableStatusError(
+  body: unknown,
+  text: string | undefined,
+): { body: JsonRecord | undefined; text: string | undefined } {
+  if (body !== undefined && body !== null) {
+    const error = errorOf(body);
+    return { body: error ? { error } : undefined, text: error ? undefined : JSON.stringify(body) };
+  }
+  const plain = text === undefined ? undefined : plainErrorText(text);
+  return { body: undefined, text: plain || undefined };
+}
+
 function codeForStatus(status: number, text: string): LlmErrorCode {
   if (status === 401) return 'unauthorized';
   if (status === 403) return 'forbidden';

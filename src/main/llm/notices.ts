@@ -6,6 +6,8 @@ export const LLM_NOTICE_CODES = [
   'image_dropped',
   /** the model has no tool calling: tools go in the prompt, calls are read from JSON in the reply */
   'no_tool_support',
+  /** the model wrote its tool calls as text (tags or JSON) although the tools API was offered; they were read */
+  'text_tool_calls',
   /** old tool outputs were shortened or old turns left out to fit the context window */
   'context_fitted',
 ] as const;

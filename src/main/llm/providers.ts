@@ -1,6 +1,6 @@
 import OpenAI, { AzureOpenAI } from 'openai';
 import type { LlmConfig } from '../../shared/settings/llm-config.js';
-import { LlmError } from './errors.js';
+import { LlmError, readableStatusError } from './errors.js';
 
 const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 const DEFAULT_AZURE_API_VERSION = '2024-10-21';
@@ -10,6 +10,21 @@ const PLACEHOLDER_KEY = 'no-key-needed';
 export interface SdkClientOptions {
   /** custom fetch (tests, proxies) */
   fetch?: typeof fetch;
+}
+
+/** The SDK reads only `{"error": {...}}` bodies; these read the others providers send (errors.ts). */
+class ReadableErrorsOpenAI extends OpenAI {
+  protected override makeStatusError(status: number, body: object, text: string | undefined, headers: Headers) {
+    const readable = readableStatusError(body, text);
+    return super.makeStatusError(status, readable.body as object, readable.text, headers);
+  }
+}
+
+class ReadableErrorsAzureOpenAI extends AzureOpenAI {
+  protected override makeStatusError(status: number, body: object, text: string | undefined, headers: Headers) {
+    const readable = readableStatusError(body, text);
+    return super.makeStatusError(status, readable.body as object, readable.text, headers);
+  }
 }
 
 /** Loopback, private-range and *.local hosts: servers on the user's machine or LAN that usually need no key. */
@@ -52,7 +67,7 @@ export function createSdkClient(config: LlmConfig, options: SdkClientOptions = {
     }
     // an explicit baseURL keeps the SDK from mixing in OPENAI_BASE_URL from the environment
     const endpoint = config.baseUrl.replace(/\/+$/, '');
-    return new AzureOpenAI({
+    return new ReadableErrorsAzureOpenAI({
       ...common,
       baseURL: endpoint.endsWith('/openai') ? endpoint : `${endpoint}/openai`,
       apiKey: requireApiKey(config, 'Azure OpenAI'),
@@ -70,5 +85,5 @@ export function createSdkClient(config: LlmConfig, options: SdkClientOptions = {
   const apiKey = isLocalUrl(baseURL)
     ? config.apiKey?.trim() || PLACEHOLDER_KEY
     : requireApiKey(config, `the endpoint ${baseURL}`);
-  return new OpenAI({ ...common, baseURL, apiKey });
+  return new ReadableErrorsOpenAI({ ...common, baseURL, apiKey });
 }

@@ -3,12 +3,12 @@ import type { CompletionUsage } from 'openai/resources/completions';
 import { randomUUID } from 'node:crypto';
 import type { ToolCall } from '../../shared/chat-message.js';
 
-/** What came back from one request, before usage is settled. */
 /** Some servers send calls without ids; memory needs ids unique across turns to pair results. */
 function freshCallId(): string {
   return `call_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
 }
 
+/** What came back from one request, before usage is settled. */
 export interface RawReply {
   text: string;
   toolCalls: ToolCall[];
@@ -24,13 +24,44 @@ interface PartialCall {
   arguments: string;
 }
 
-/** Assembles tool calls from stream deltas: pieces of one call share an index; the id and name come first. */
+/** Without index and id, a piece naming a tool starts a new call when the name differs or the last call is whole. */
+function startsAnotherCall(last: PartialCall, name: string | undefined): boolean {
+  if (!name || !last.name) return false;
+  if (name !== last.name) return true;
+  try {
+    JSON.parse(last.arguments);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Assembles tool calls from stream deltas: pieces of one call share an index; the id and name come first.
+ * Servers that send no index (SGLang) are read by id, then by order: a piece without an id continues the last call.
+ */
 class ToolCallAssembler {
   private readonly calls: PartialCall[] = [];
   private readonly slotOfIndex = new Map<number, number>();
 
   add(delta: NonNullable<ChatCompletionChunk.Choice.Delta['tool_calls']>[number]): void {
-    const index = delta.index ?? this.calls.length;
+    const call = this.calls[this.slotFor(delta)];
+    if (delta.id) call.id = delta.id;
+    // names arrive whole; some servers repeat them on every piece
+    if (delta.function?.name && !call.name) call.name = delta.function.name;
+    if (delta.function?.arguments) call.arguments += delta.function.arguments;
+  }
+
+  private slotFor(delta: { index?: number | null; id?: string; function?: { name?: string } }): number {
+    // the SDK types say index is always there; SGLang leaves it out
+    const index = typeof delta.index === 'number' ? delta.index : undefined;
+    if (index === undefined) {
+      const byId = delta.id ? this.calls.findIndex((call) => call.id === delta.id) : -1;
+      if (byId !== -1) return byId;
+      const last = this.calls.at(-1);
+      if (!delta.id && last && !startsAnotherCall(last, delta.function?.name)) return this.calls.length - 1;
+      return this.calls.push({ id: '', name: '', arguments: '' }) - 1;
+    }
     let slot = this.slotOfIndex.get(index);
     // some servers send whole calls that all say index 0: a new id means a new call
     if (slot !== undefined && delta.id && this.calls[slot].id && delta.id !== this.calls[slot].id) slot = undefined;
@@ -38,11 +69,7 @@ class ToolCallAssembler {
       slot = this.calls.push({ id: '', name: '', arguments: '' }) - 1;
       this.slotOfIndex.set(index, slot);
     }
-    const call = this.calls[slot];
-    if (delta.id) call.id = delta.id;
-    // names arrive whole; some servers repeat them on every piece
-    if (delta.function?.name && !call.name) call.name = delta.function.name;
-    if (delta.function?.arguments) call.arguments += delta.function.arguments;
+    return slot;
   }
 
   result(): ToolCall[] {

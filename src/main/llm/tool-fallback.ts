@@ -1,16 +1,36 @@
 import type { ToolChoice, ToolSpec } from './types.js';
-import type { ChatMessage, ToolCall } from '../../shared/chat-message.js';
+import type { ChatMessage } from '../../shared/chat-message.js';
+import type { LlmConfig } from '../../shared/settings/llm-config.js';
 import type { LlmError } from './errors.js';
+import { baseUrlOf } from './providers.js';
 
 const TOOLS_UNSUPPORTED_PATTERN =
   /does not support (tools|tool|function)|(tools?|function calling|tool use|tool_choice)\W+(is |are )?(not supported|unsupported)|not support(ed)? (tool|function)|no endpoints found that support tool use|unrecognized.{0,20}\btools?\b|extra.{0,30}\btools?\b.{0,30}not permitted/i;
+/** A 400 that names the tools parameter: vLLM without a tool parser ("auto" tool choice requires ...), proxies' checks. */
+const NAMES_TOOLS_PATTERN = /\btools?\b|\btool[_ ]choice\b|\bfunction[_ ]call(ing|s)?\b|\bfunctions\b/i;
 
-/** The provider said the model cannot take tools (e.g. Ollama's 400 "does not support tools"). */
+/** The provider refused the tools parameter (e.g. Ollama's 400 "does not support tools"). */
 export function isToolsUnsupportedError(error: LlmError): boolean {
-  return (
-    (error.code === 'bad_request' || error.code === 'not_found') &&
-    TOOLS_UNSUPPORTED_PATTERN.test(`${error.message} ${(error.cause as Error | undefined)?.message ?? ''}`)
-  );
+  const text = `${error.message} ${(error.cause as Error | undefined)?.message ?? ''}`;
+  if (error.code === 'bad_request' && NAMES_TOOLS_PATTERN.test(text)) return true;
+  return (error.code === 'bad_request' || error.code === 'not_found') && TOOLS_UNSUPPORTED_PATTERN.test(text);
+}
+
+/** Models whose provider refused the tools parameter: later requests (and turns) go straight to the text protocol. */
+export class ToolRefusals {
+  private readonly refused = new Set<string>();
+
+  has(config: LlmConfig): boolean {
+    return this.refused.has(refusalKey(config));
+  }
+
+  add(config: LlmConfig): void {
+    this.refused.add(refusalKey(config));
+  }
+}
+
+function refusalKey(config: LlmConfig): string {
+  return `${config.provider} ${baseUrlOf(config)} ${config.model}`;
 }
 
 /** Instructions appended to the system prompt so a model without tool calling can still call tools. */
@@ -79,90 +99,4 @@ function parseOr(text: string): unknown {
   } catch {
     return text;
   }
-}
-
-/** Every balanced {...} span in the text, string-aware, outermost first. */
-function jsonObjectSpans(text: string): { start: number; end: number }[] {
-  const spans: { start: number; end: number }[] = [];
-  for (let start = text.indexOf('{'); start !== -1;) {
-    let depth = 0;
-    let inString = false;
-    let end = -1;
-    for (let at = start; at < text.length; at++) {
-      const char = text[at];
-      if (inString) {
-        if (char === '\\') at++;
-        else if (char === '"') inString = false;
-      } else if (char === '"') inString = true;
-      else if (char === '{') depth++;
-      else if (char === '}' && --depth === 0) {
-        end = at + 1;
-        break;
-      }
-    }
-    if (end === -1) break;
-    spans.push({ start, end });
-    start = text.indexOf('{', end);
-  }
-  return spans;
-}
-
-interface LooseCall {
-  name?: unknown;
-  arguments?: unknown;
-  parameters?: unknown;
-  function?: { name?: unknown; arguments?: unknown };
-}
-
-function callsFrom(value: unknown, toolNames: ReadonlySet<string>): LooseCall[] | undefined {
-  if (Array.isArray(value)) return value.every((item) => typeof item === 'object' && item) ? value : undefined;
-  if (!value || typeof value !== 'object') return undefined;
-  const record = value as Record<string, unknown>;
-  if (Array.isArray(record.tool_calls)) return record.tool_calls as LooseCall[];
-  // a bare {"name": ..., "arguments": ...} is a call only when it names a known tool
-  if (typeof record.name === 'string' && toolNames.has(record.name)) return [record as LooseCall];
-  return undefined;
-}
-
-function toToolCall(call: LooseCall, position: number): ToolCall | undefined {
-  const name = call.function?.name ?? call.name;
-  if (typeof name !== 'string' || !name) return undefined;
-  const args = call.function?.arguments ?? call.arguments ?? call.parameters ?? {};
-  return {
-    id: `call_text_${position}_${Math.random().toString(36).slice(2, 10)}`,
-    name,
-    arguments: typeof args === 'string' ? args : JSON.stringify(args),
-  };
-}
-
-/**
- * Find tool calls written as JSON in a reply (in a ```json fence or bare). Returns the calls and the reply text
- * with the JSON taken out.
- */
-export function parseTextToolCalls(reply: string, tools: readonly ToolSpec[]): { text: string; toolCalls: ToolCall[] } {
-  const toolNames = new Set(tools.map((tool) => tool.name));
-  const candidates: { start: number; end: number; body: string }[] = [];
-  for (const fence of reply.matchAll(/```(?:json)?\s*\n?([\s\S]*?)```/g)) {
-    candidates.push({ start: fence.index, end: fence.index + fence[0].length, body: fence[1] });
-  }
-  for (const span of jsonObjectSpans(reply)) {
-    if (!candidates.some((fence) => span.start >= fence.start && span.end <= fence.end)) {
-      candidates.push({ ...span, body: reply.slice(span.start, span.end) });
-    }
-  }
-  for (const candidate of candidates) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(candidate.body.trim());
-    } catch {
-      continue;
-    }
-    const calls = callsFrom(parsed, toolNames);
-    if (!calls?.length) continue;
-    const toolCalls = calls.flatMap((call, position) => toToolCall(call, position) ?? []);
-    if (toolCalls.length === 0) continue;
-    const text = (reply.slice(0, candidate.start) + reply.slice(candidate.end)).trim();
-    return { text, toolCalls };
-  }
-  return { text: reply, toolCalls: [] };
 }

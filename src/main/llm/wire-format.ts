@@ -5,6 +5,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { Image } from '../../shared/events.js';
 import type { ImageDetail } from '../../shared/settings/vision-settings.js';
+import { parametersFor, type SchemaDialect } from './schema-dialects.js';
 import type { ToolSpec } from './types.js';
 import type { ChatMessage } from '../../shared/chat-message.js';
 
@@ -79,9 +80,23 @@ export function toWireMessages(
   return wire;
 }
 
-export function toWireTools(tools: readonly ToolSpec[]): ChatCompletionFunctionTool[] {
-  return tools.map((tool) => ({
-    type: 'function',
-    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
-  }));
+/** The tools in the chat.completions format, their schemas as the provider family accepts them. */
+export function toWireTools(
+  tools: readonly ToolSpec[],
+  dialect: SchemaDialect = 'plain',
+): ChatCompletionFunctionTool[] {
+  return tools.map((tool) => {
+    const { parameters, strict } = parametersFor(dialect, tool.parameters);
+    // Gemini refuses an object schema without properties: a tool without parameters goes without the schema
+    const empty = dialect === 'gemini' && Object.keys((parameters.properties as object | undefined) ?? {}).length === 0;
+    return {
+      type: 'function',
+      function: {
+        name: tool.name,
+        description: tool.description,
+        ...(empty ? {} : { parameters }),
+        ...(strict ? { strict } : {}),
+      },
+    };
+  });
 }

@@ -72,16 +72,18 @@ export function streamChunks(
   for (const piece of splitText(answer.text ?? '')) {
     chunks.push(chunk(context, [{ index: 0, delta: { content: piece }, finish_reason: null }]));
   }
+  // SGLang leaves out `index`: pieces are told apart only by the id on each call's first piece, and by order
+  const indexOf = (position: number) => (answer.toolCallDeltas === 'no_index' ? {} : { index: position });
   (answer.toolCalls ?? []).forEach((call, position) => {
     const head = {
-      index: position,
+      ...indexOf(position),
       id: callId(call, requestIndex, position),
       type: 'function',
       function: { name: call.name, arguments: '' },
     };
     chunks.push(chunk(context, [{ index: 0, delta: { tool_calls: [head] }, finish_reason: null }]));
     for (const piece of splitInto(argumentsText(call), 3)) {
-      const part = { index: position, function: { arguments: piece } };
+      const part = { ...indexOf(position), function: { arguments: piece } };
       chunks.push(chunk(context, [{ index: 0, delta: { tool_calls: [part] }, finish_reason: null }]));
     }
   });

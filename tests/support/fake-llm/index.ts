@@ -1,5 +1,7 @@
 export { startFakeLlm } from './server.js';
 export { sequence } from './sequence.js';
+export { geminiProblems, strictModeProblems, type ToolSchemaRules } from './schema-rules.js';
+export { toolCallsAsText, type TextToolCallStyle } from './text-tool-calls.js';
 export type {
   CapturedRequest,
   FakeAnswer,

@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { completionBody, estimateUsage, streamChunks } from './chunks.js';
+import { schemaProblems } from './schema-rules.js';
 import type { CapturedRequest, FakeAnswer, FakeFault, FakeLlm, FakeLlmOptions, FakeReply, Script } from './types.js';
 
 const DEFAULT_MODELS = ['fake-model', 'gpt-4o-mini', 'o3-mini'];
@@ -29,7 +30,8 @@ function sendError(response: ServerResponse, status: number, message: string, co
 
 /**
  * A scripted OpenAI-compatible server on 127.0.0.1 for tests: chat completions (streamed and not) answered by
- * a script, GET /v1/models, and injected faults (429, 500, hang, empty choices, cut stream, a 401 echoing the key, any status).
+ * a script, GET /v1/models, injected faults (429, 500, hang, empty choices, cut stream, a 401 echoing the key, any
+ * status, raw error bodies), and providers that refuse tools or tool schemas they do not accept.
  */
 export async function startFakeLlm(script: Script = defaultScript, options: FakeLlmOptions = {}): Promise<FakeLlm> {
   let currentScript = script;
@@ -41,6 +43,19 @@ export async function startFakeLlm(script: Script = defaultScript, options: Fake
   const models = options.models ?? DEFAULT_MODELS;
   /** replies the server cut on purpose (not closed by the client) */
   const cutByServer = new WeakSet<ServerResponse>();
+
+  /** The 400 a provider with `rejectTools` or `toolSchemaRules` gives this request, if any. */
+  function refusalOf(body: unknown): string | undefined {
+    const tools = (body as { tools?: { function?: { name?: string; parameters?: unknown } }[] }).tools;
+    if (!tools?.length) return undefined;
+    if (options.rejectTools) return options.rejectTools;
+    const rules = options.toolSchemaRules;
+    if (!rules) return undefined;
+    const problems = tools.flatMap((tool) =>
+      schemaProblems(rules, tool.function?.parameters).map((problem) => `${tool.function?.name}: ${problem}`),
+    );
+    return problems.length ? `Invalid schema for function parameters: ${problems.join('; ')}` : undefined;
+  }
 
   /** Resolves after `ms`, or early (false) when the client went away or the server closes. */
   function wait(ms: number, response: ServerResponse): Promise<boolean> {
@@ -101,6 +116,10 @@ export async function startFakeLlm(script: Script = defaultScript, options: Fake
           fault.code ?? null,
           fault.status >= 500 ? 'server_error' : 'invalid_request_error',
         );
+      case 'raw_error':
+        response.writeHead(fault.status, { 'content-type': fault.contentType ?? 'text/plain' });
+        response.end(fault.body);
+        return;
       case 'hang':
         // never answer: the socket stays open until the client aborts or the server closes
         return;
@@ -191,6 +210,11 @@ export async function startFakeLlm(script: Script = defaultScript, options: Fake
     response.once('close', () => {
       if (!response.writableFinished && !closed && !cutByServer.has(response)) captured.closedByClient = true;
     });
+    const refusal = refusalOf(body);
+    if (refusal) {
+      captured.reply = { fault: 'status', status: 400, message: refusal };
+      return sendError(response, 400, refusal, null, 'invalid_request_error');
+    }
     const reply = await currentScript({ body, index, headers: request.headers });
     captured.reply = reply;
     const stream = Boolean((body as { stream?: boolean }).stream);

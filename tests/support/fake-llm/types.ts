@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { ToolSchemaRules } from './schema-rules.js';
 
 export interface FakeToolCall {
   name: string;
@@ -22,6 +23,8 @@ export interface FakeAnswer {
   delayMs?: number;
   /** wait between streamed chunks */
   chunkDelayMs?: number;
+  /** 'no_index' streams tool-call pieces without their `index` field, as SGLang does */
+  toolCallDeltas?: 'indexed' | 'no_index';
 }
 
 export type FakeFault =
@@ -32,7 +35,9 @@ export type FakeFault =
   | { fault: 'hang' }
   | { fault: 'empty_choices' }
   | { fault: 'cut_stream'; afterChunks?: number }
-  | { fault: 'status'; status: number; message?: string; code?: string };
+  | { fault: 'status'; status: number; message?: string; code?: string }
+  /** an error with this body as written: a JSON array (Gemini's OpenAI endpoint), plain text, HTML */
+  | { fault: 'raw_error'; status: number; body: string; contentType?: string };
 
 export type FakeReply = FakeAnswer | FakeFault;
 
@@ -64,6 +69,10 @@ export interface CapturedRequest {
 export interface FakeLlmOptions {
   /** ids listed by GET /v1/models */
   models?: string[];
+  /** a provider that refuses the tools parameter: any request with `tools` gets this 400 message (the script is not asked) */
+  rejectTools?: string;
+  /** a provider that checks tool parameter schemas by these rules and answers 400 naming what it refuses */
+  toolSchemaRules?: ToolSchemaRules;
 }
 
 export interface FakeLlm {
