@@ -1,7 +1,7 @@
 import { Suspense, useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AppStore } from '../state/app-store.js';
-import type { SessionView } from '../state/session-view.js';
+import { isRunning, type SessionView } from '../state/session-view.js';
 import { hasOlderEvents } from '../state/session-window.js';
 import { SessionHeader, type PanelChoice } from '../components/SessionHeader.js';
 import { MessageList } from '../components/MessageList.js';
@@ -26,7 +26,7 @@ export function SessionPane({
   onReview: (sessionId: string | undefined) => void;
 }) {
   const { t } = useTranslation();
-  const running = view.status === 'running';
+  const running = isRunning(view);
   const answer = useCallback((askId: string, reply: string) => store.answer(askId, reply), [store]);
   const loadOlder = useCallback(() => void store.loadOlder(view.sessionId), [store, view.sessionId]);
   return (

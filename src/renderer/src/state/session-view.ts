@@ -1,3 +1,4 @@
+import { isLiveStatus } from '../../../shared/events.js';
 import type {
   AgentState,
   CoreEvent,
@@ -489,6 +490,7 @@ export const STEP_MARKERS = {
   blocked: '[!]',
 } as const;
 
+/** A live run: working, or waiting for the person's answer (it can be stopped either way). */
 export function isRunning(view: SessionView | undefined): boolean {
-  return view?.status === 'running';
+  return isLiveStatus(view?.status);
 }
