@@ -1,6 +1,7 @@
 import type { AppInfo, CoreHandlers, ModelChoice } from '../../shared/contract.js';
 import type { AppSettings } from '../../shared/settings/app-settings.js';
 import type { SessionRunner } from './session-handlers.js';
+import { DEFAULT_FLOW_AGENTS } from '../flow/flow-modes.js';
 
 /** model names that take images when a model's `vision` setting is `auto` */
 const VISION_MODEL = /vision|gpt-4o|gpt-4\.1|gpt-5|claude|gemini|vl\b/i;
@@ -39,6 +40,7 @@ export function createAppInfoHandlers(options: {
         defaultModel: current.defaultLlm ?? Object.keys(current.llms)[0],
         runningSessionIds: sessions.runningSessionIds(),
         agents: sessions.agentNames(),
+        defaultFlowAgents: DEFAULT_FLOW_AGENTS,
       };
     },
     setUiLanguage: ({ language }) => {
