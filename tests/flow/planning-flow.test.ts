@@ -357,11 +357,10 @@ describe('PlanningFlow', () => {
     ]);
   });
 
-  it('refuses an unknown agent with the list of known ones', async () => {
+  it('refuses an unknown agent with the list of known ones, before the session starts', async () => {
     harness = await startCoreHarness(planningScript());
-    const { done } = harness.service.start({ task: 'x', mode: 'planning', agents: ['manus', 'wizard'] });
-    const result = await done;
-    expect(result.status).toBe('failed');
-    expect(result.result).toContain('Unknown agent: wizard. Known agents: manus');
+    expect(() => harness!.service.start({ task: 'x', mode: 'planning', agents: ['manus', 'wizard'] })).toThrow(
+      'Unknown agent: wizard. Known agents: manus',
+    );
   });
 });
