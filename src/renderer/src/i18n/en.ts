@@ -42,7 +42,7 @@ export const en = {
     },
     parallel: 'Parallel steps',
     tagHint:
-      'A step that starts with an agent’s tag, like [BROWSER] or [DATA_ANALYSIS], runs on that agent; other steps run on the first one checked.',
+      'A step that starts with the tag of a checked agent, like [BROWSER] or [DATA_ANALYSIS], runs on that agent; other steps run on the first one checked.',
     parallelHint: 'Independent steps run up to this many at a time.',
   },
   welcome: {

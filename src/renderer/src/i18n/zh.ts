@@ -47,7 +47,7 @@ export const zh: Translation<typeof en> = {
     },
     parallel: '并行步骤',
     tagHint:
-      '以智能体标签开头的步骤（如 [BROWSER] 或 [DATA_ANALYSIS]）由该智能体执行，其余步骤由勾选的第一个智能体执行。',
+      '以已勾选智能体的标签开头的步骤（如 [BROWSER] 或 [DATA_ANALYSIS]）由该智能体执行，其余步骤由勾选的第一个智能体执行。',
     parallelHint: '相互独立的步骤最多同时运行这么多个。',
   },
   welcome: {
