@@ -113,10 +113,10 @@ describe('the composer chooses what the CLI flags choose', () => {
     await expect
       .poll(() => headerStatus(watched).getAttribute('data-status'), { timeout: UI_TIMEOUT_MS })
       .toBe('waiting');
-    expect(await headerStatus(watched).innerText()).toBe('Waiting for you');
+    expect(await headerStatus(watched).innerText()).toBe('Waiting');
     const badge = page.locator('.session-link .status-badge');
     await expect.poll(() => badge.getAttribute('data-status'), { timeout: UI_TIMEOUT_MS }).toBe('waiting');
-    expect(await badge.innerText()).toBe('Waiting for you');
+    expect(await badge.innerText()).toBe('Waiting');
     // still a live run: it can be stopped
     await page.getByTestId('stop').waitFor();
     await watched.screenshot('waiting-badge');

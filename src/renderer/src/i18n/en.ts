@@ -10,7 +10,7 @@ export const en = {
   },
   status: {
     running: 'Running',
-    waiting: 'Waiting for you',
+    waiting: 'Waiting',
     finished: 'Finished',
     failed: 'Failed',
     interrupted: 'Interrupted',

@@ -15,7 +15,7 @@ export const zh: Translation<typeof en> = {
   },
   status: {
     running: '运行中',
-    waiting: '等待你的回复',
+    waiting: '待回复',
     finished: '已完成',
     failed: '失败',
     interrupted: '已中断',
