@@ -53,7 +53,12 @@ describe('the composer chooses what the CLI flags choose', () => {
     await page.getByLabel('Browser').focus();
     await page.keyboard.press('Space');
     await page.getByLabel('Browser').press('Space');
-    await page.getByLabel('Parallel steps').fill('2');
+    // a count past the contract's bound is not taken: leaving the field shows the one that will be sent
+    const parallel = page.getByLabel('Parallel steps');
+    await parallel.fill('40');
+    await parallel.blur();
+    expect(await parallel.inputValue()).toBe('1');
+    await parallel.fill('2');
     expect(await shownChoices(watched)).toEqual({
       mode: 'planning',
       agents: ['manus', 'data_analysis'],

@@ -206,7 +206,13 @@ export function Composer({
         )}
       </div>
       {mode !== 'agent' && agents.length > 0 ? (
-        <FlowChoices choices={choices} onChange={setChoices} agents={agents} defaultAgents={defaultAgents} />
+        <FlowChoices
+          key={choicesOfSession ?? 'new'}
+          choices={choices}
+          onChange={setChoices}
+          agents={agents}
+          defaultAgents={defaultAgents}
+        />
       ) : null}
     </form>
   );

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SessionInfo, SessionMode } from '../../../shared/events.js';
 import './flow-choices.css';
@@ -33,6 +34,8 @@ export function FlowChoices({
   defaultAgents: string[];
 }) {
   const { t, i18n } = useTranslation();
+  // what is typed, kept while it is not a count yet (empty, mid-edit); the choice changes when it is one
+  const [parallelText, setParallelText] = useState(String(choices.parallel ?? 1));
   const chosen = choices.agents ?? defaultAgents;
   const toggle = (name: string, on: boolean) => {
     const next = on ? [...chosen, name] : chosen.filter((agent) => agent !== name);
@@ -66,13 +69,15 @@ export function FlowChoices({
           type="number"
           min={1}
           max={MAX_PARALLEL}
-          value={choices.parallel ?? 1}
+          value={parallelText}
           onChange={(event) => {
-            const value = Math.round(Number(event.target.value));
-            if (Number.isFinite(value)) {
-              onChange({ ...choices, parallel: Math.min(MAX_PARALLEL, Math.max(1, value)) });
-            }
+            setParallelText(event.target.value);
+            const value = Number(event.target.value);
+            if (Number.isInteger(value) && value >= 1 && value <= MAX_PARALLEL)
+              onChange({ ...choices, parallel: value });
           }}
+          // leaving the field shows the count that will be sent
+          onBlur={() => setParallelText(String(choices.parallel ?? 1))}
           aria-describedby="flow-parallel-hint"
           data-testid="flow-parallel"
         />
