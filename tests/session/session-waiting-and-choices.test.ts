@@ -7,6 +7,7 @@ import { sequence } from '../support/fake-llm/index.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
 import { planningScript } from '../flow/flow-script.js';
 import { openStore } from '../../src/main/store/store.js';
+import { exportSessionMarkdown } from '../../src/main/store/export.js';
 
 const call = (name: string, args: unknown, id?: string) => ({ name, arguments: JSON.stringify(args), id });
 const finish = (text: string) => ({ text, toolCalls: [call('terminate', { status: 'success' })] });
@@ -102,6 +103,10 @@ describe("a session's flow choices", () => {
       agents: ['manus', 'data_analysis'],
       parallel: 2,
     });
+    // what `manus sessions show` prints
+    const shown = exportSessionMarkdown(harness.store, first.sessionId);
+    expect(shown).toContain('- Agents: manus, data_analysis');
+    expect(shown).toContain('- Parallel steps: 2');
 
     // a follow-up that names no choices runs with the session's
     const followUp = harness.service.start({ task: 'And a second report', sessionId: first.sessionId });
