@@ -1,14 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCoreApi, type CoreApi } from '../../src/main/api/core-api.js';
-import { storedSettings } from '../../src/main/api/settings-access.js';
-import { FileKeySecretBox } from '../../src/main/store/secrets.js';
+import type { CoreApi } from '../../src/main/api/core-api.js';
 import type { SessionSummary } from '../../src/shared/contract.js';
 import type { Script } from '../support/fake-llm/index.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
-import { planningScript } from '../flow/flow-script.js';
+import { call, finish, planningScript } from '../flow/flow-script.js';
 import { waitFor } from '../support/wait-for.js';
-
-const call = (name: string, args: unknown) => ({ name, arguments: JSON.stringify(args) });
+import { coreApiOver, invokeOk } from '../support/core-api-harness.js';
 
 let harness: CoreHarness | undefined;
 afterEach(async () => {
@@ -18,36 +15,23 @@ afterEach(async () => {
 
 async function coreApi(script: Script): Promise<CoreApi> {
   harness = await startCoreHarness(script);
-  return createCoreApi({
-    sessions: harness.service,
-    store: harness.store,
-    dataDir: harness.dataDir,
-    shell: 'web',
-    version: 'test',
-    settings: storedSettings(harness.store, FileKeySecretBox.inDataDir(harness.dataDir)),
-  });
-}
-
-async function ok<T>(api: CoreApi, name: string, payload: unknown): Promise<T> {
-  const result = await api.invoke(name, payload);
-  if (!result.ok) throw new Error(`${name} failed: ${result.error.message}`);
-  return result.value as T;
+  return coreApiOver(harness);
 }
 
 describe('the API of flow choices and waiting sessions', () => {
   it('lists the agents a flow may use and stores the choices a startTask sends', async () => {
     const api = await coreApi(planningScript());
-    const info = await ok<{ agents: string[]; defaultFlowAgents: string[] }>(api, 'appInfo', {});
+    const info = await invokeOk<{ agents: string[]; defaultFlowAgents: string[] }>(api, 'appInfo', {});
     expect([...info.agents].sort()).toEqual(['browser', 'data_analysis', 'manus', 'swe']);
     expect(info.defaultFlowAgents).toEqual(['manus']);
 
-    const { sessionId } = await ok<{ sessionId: string }>(api, 'startTask', {
+    const { sessionId } = await invokeOk<{ sessionId: string }>(api, 'startTask', {
       task: 'Report',
       mode: 'plan_act',
       agents: ['swe', 'browser'],
       parallel: 3,
     });
-    const summary = await ok<SessionSummary>(api, 'getSession', { sessionId });
+    const summary = await invokeOk<SessionSummary>(api, 'getSession', { sessionId });
     expect(summary.session).toMatchObject({ mode: 'plan_act', agents: ['swe', 'browser'], parallel: 3 });
     await waitFor(() => !harness!.service.isRunning(sessionId), 20_000, 'the run to end');
 
@@ -59,9 +43,7 @@ describe('the API of flow choices and waiting sessions', () => {
 
   it('lists a session waiting for an answer under the `waiting` status, and answering it runs it on', async () => {
     const api = await coreApi(({ index }) =>
-      index === 0
-        ? { toolCalls: [call('ask_human', { inquire: 'Which one?' })] }
-        : { text: 'Done.', toolCalls: [call('terminate', { status: 'success' })] },
+      index === 0 ? { toolCalls: [call('ask_human', { inquire: 'Which one?' })] } : finish('Done.'),
     );
     const asked = new Promise<{ askId: string }>((resolve) => {
       const stop = api.onEvent((event) => {
@@ -71,13 +53,13 @@ describe('the API of flow choices and waiting sessions', () => {
         }
       });
     });
-    const { sessionId } = await ok<{ sessionId: string }>(api, 'startTask', { task: 'Pick one' });
+    const { sessionId } = await invokeOk<{ sessionId: string }>(api, 'startTask', { task: 'Pick one' });
     const { askId } = await asked;
-    const waiting = await ok<SessionSummary[]>(api, 'listSessions', { status: 'waiting' });
+    const waiting = await invokeOk<SessionSummary[]>(api, 'listSessions', { status: 'waiting' });
     expect(waiting.map((summary) => [summary.session.id, summary.running])).toEqual([[sessionId, true]]);
 
-    await ok(api, 'answer', { sessionId, askId, answer: 'the first' });
+    await invokeOk(api, 'answer', { sessionId, askId, answer: 'the first' });
     await waitFor(() => harness!.store.getSession(sessionId)?.status === 'finished', 20_000, 'the run to finish');
-    expect(await ok<SessionSummary[]>(api, 'listSessions', { status: 'waiting' })).toEqual([]);
+    expect(await invokeOk<SessionSummary[]>(api, 'listSessions', { status: 'waiting' })).toEqual([]);
   });
 });
