@@ -63,6 +63,8 @@ export const AppInfoSchema = z.object({
   runningSessionIds: z.array(z.string()),
   /** the agents a flow's steps may run on (what `--agents` takes) */
   agents: z.array(z.string()),
+  /** the agents a flow uses when the person chooses none */
+  defaultFlowAgents: z.array(z.string()),
 });
 export type AppInfo = z.infer<typeof AppInfoSchema>;
 

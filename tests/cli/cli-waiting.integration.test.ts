@@ -37,6 +37,13 @@ describe('a session waiting for an answer, seen from the CLI', () => {
       expect(session.status).toBe('waiting');
       const table = await runCli(['sessions', 'list'], { MANUS_DATA_DIR: dataDir });
       expect(table.stdout).toMatch(new RegExp(`${session.id}\\s+waiting\\s+agent`));
+      const onlyWaiting = await runCli(['sessions', 'list', '--status', 'waiting'], { MANUS_DATA_DIR: dataDir });
+      expect(onlyWaiting.stdout).toContain(session.id);
+      const onlyRunning = await runCli(['sessions', 'list', '--status', 'running'], { MANUS_DATA_DIR: dataDir });
+      expect(onlyRunning.stdout).not.toContain(session.id);
+      const unknown = await runCli(['sessions', 'list', '--status', 'asleep'], { MANUS_DATA_DIR: dataDir });
+      expect(unknown.code).not.toBe(0);
+      expect(unknown.stderr).toContain('running, waiting, finished');
       const shown = await runCli(['sessions', 'show', session.id], { MANUS_DATA_DIR: dataDir });
       expect(shown.stdout).toContain('- Status: waiting');
 

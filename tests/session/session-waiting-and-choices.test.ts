@@ -5,11 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CoreEvent } from '../../src/shared/events.js';
 import { sequence } from '../support/fake-llm/index.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
-import { planningScript } from '../flow/flow-script.js';
+import { call, finish, planningScript } from '../flow/flow-script.js';
 import { openStore } from '../../src/main/store/store.js';
-
-const call = (name: string, args: unknown, id?: string) => ({ name, arguments: JSON.stringify(args), id });
-const finish = (text: string) => ({ text, toolCalls: [call('terminate', { status: 'success' })] });
+import { exportSessionMarkdown } from '../../src/main/store/export.js';
 
 let harness: CoreHarness | undefined;
 afterEach(async () => {
@@ -39,7 +37,7 @@ function untilAsked(): Promise<Extract<CoreEvent, { type: 'ask' }>> {
 describe('a session waiting for the person', () => {
   it('is `waiting` while a question is open, stored and listed so, and `running` again once answered', async () => {
     harness = await startCoreHarness(
-      sequence({ toolCalls: [call('ask_human', { inquire: 'Which colour?' }, 'q1')] }, finish('You chose blue.')),
+      sequence({ toolCalls: [call('ask_human', { inquire: 'Which colour?' })] }, finish('You chose blue.')),
     );
     const asked = untilAsked();
     const { sessionId, done } = harness.service.start({ task: 'Pick a colour with me' });
@@ -55,7 +53,7 @@ describe('a session waiting for the person', () => {
   });
 
   it('a run cancelled while waiting ends `cancelled`, not `running`', async () => {
-    harness = await startCoreHarness(sequence({ toolCalls: [call('ask_human', { inquire: 'Still there?' }, 'q1')] }));
+    harness = await startCoreHarness(sequence({ toolCalls: [call('ask_human', { inquire: 'Still there?' })] }));
     const asked = untilAsked();
     const { sessionId, done } = harness.service.start({ task: 'wait for me' });
     await asked;
@@ -102,6 +100,10 @@ describe("a session's flow choices", () => {
       agents: ['manus', 'data_analysis'],
       parallel: 2,
     });
+    // what `manus sessions show` prints
+    const shown = exportSessionMarkdown(harness.store, first.sessionId);
+    expect(shown).toContain('- Agents: manus, data_analysis');
+    expect(shown).toContain('- Parallel steps: 2');
 
     // a follow-up that names no choices runs with the session's
     const followUp = harness.service.start({ task: 'And a second report', sessionId: first.sessionId });

@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCoreApi, type CoreApi } from '../../src/main/api/core-api.js';
+import type { CoreApi } from '../../src/main/api/core-api.js';
 import { storedSettings } from '../../src/main/api/settings-access.js';
 import { FileKeySecretBox } from '../../src/main/store/secrets.js';
 import { isAppUrl, isExternalWebUrl } from '../../src/main/electron/app-url.js';
 import { sequence } from '../support/fake-llm/index.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
+import { coreApiOver, invokeOk } from '../support/core-api-harness.js';
 
 const finish = (text: string) => ({ text, toolCalls: [{ name: 'terminate', arguments: '{"status":"success"}' }] });
 const API_KEY = 'sk-live-0123456789abcdef';
@@ -18,21 +19,10 @@ afterEach(async () => {
 
 async function coreApi(): Promise<CoreApi> {
   harness = await startCoreHarness(sequence(finish('Report written.')));
-  return createCoreApi({
-    sessions: harness.service,
-    store: harness.store,
-    dataDir: harness.dataDir,
-    shell: 'web',
-    version: 'test',
-    settings: storedSettings(harness.store, FileKeySecretBox.inDataDir(harness.dataDir)),
-  });
+  return coreApiOver(harness);
 }
 
-async function ok<T>(api: CoreApi, name: string, payload: unknown): Promise<T> {
-  const result = await api.invoke(name, payload);
-  if (!result.ok) throw new Error(`${name} failed: ${result.error.message}`);
-  return result.value as T;
-}
+const ok = invokeOk;
 
 async function finishedSession(api: CoreApi, task: string): Promise<string> {
   const { sessionId } = await ok<{ sessionId: string }>(api, 'startTask', { task });

@@ -2,6 +2,7 @@ import type { AppInfo, CoreHandlers, ModelChoice } from '../../shared/contract.j
 import type { AppSettings } from '../../shared/settings/app-settings.js';
 import { supportsVision } from '../llm/model-traits.js';
 import type { SessionRunner } from './session-handlers.js';
+import { DEFAULT_FLOW_AGENTS } from '../flow/flow-modes.js';
 
 export type AppInfoHandlers = Pick<CoreHandlers, 'appInfo' | 'setUiLanguage'>;
 
@@ -33,6 +34,7 @@ export function createAppInfoHandlers(options: {
         defaultModel: current.defaultLlm ?? Object.keys(current.llms)[0],
         runningSessionIds: sessions.runningSessionIds(),
         agents: sessions.agentNames(),
+        defaultFlowAgents: DEFAULT_FLOW_AGENTS,
       };
     },
     setUiLanguage: ({ language }) => {

@@ -1,10 +1,10 @@
 import { Suspense, useCallback, useEffect, useState } from 'react';
-import type { SessionMode } from '../../shared/events.js';
 import { useAppState, type AppStore } from './state/app-store.js';
-import { waitingQuestion } from './state/session-view.js';
+import { isRunning, waitingQuestion } from './state/session-view.js';
 import { SessionSidebar } from './features/sessions/SessionSidebar.js';
 import type { SettingsTab } from './features/settings/settings-types.js';
 import { Composer } from './components/Composer.js';
+import type { TurnChoices } from './components/FlowChoices.js';
 import { ErrorBoundary } from './components/ErrorBoundary.js';
 import { LoadingPane } from './components/LoadingPane.js';
 import { lazyNamed } from './lib/lazy-named.js';
@@ -33,7 +33,7 @@ export function App({ store }: { store: AppStore }) {
   const [searchSignal, setSearchSignal] = useState<number>();
   const { attachments, attach, remove: removeAttachment, clear: clearAttachments } = useAttachments(store);
   const view = state.activeId ? state.views[state.activeId] : undefined;
-  const running = view?.status === 'running';
+  const running = isRunning(view);
   const panel = panelFor(state.sidePanel, view);
   const inReview = Boolean(view && reviewing === view.sessionId && !running);
   const noModel = state.appInfo?.models.length === 0;
@@ -51,10 +51,13 @@ export function App({ store }: { store: AppStore }) {
   useAppShortcuts(store, { setSettingsTab, focusSearch });
 
   const send = useCallback(
-    async (task: string, mode: SessionMode, model: string | undefined) => {
+    async (task: string, choices: TurnChoices, model: string | undefined) => {
+      // an agent-mode turn sends no flow choices: the session keeps the ones it has for its next flow
+      const flowChoices = choices.mode === 'agent' ? {} : { agents: choices.agents, parallel: choices.parallel };
       const sent = await store.send({
         task,
-        mode,
+        mode: choices.mode,
+        ...flowChoices,
         model,
         attachments: attachments.map(({ name, data }) => ({ name, data })),
       });
@@ -141,7 +144,9 @@ export function App({ store }: { store: AppStore }) {
             followUp={Boolean(view)}
             models={state.appInfo?.models ?? []}
             defaultModel={state.appInfo?.defaultModel}
-            initialMode={view?.session?.mode}
+            session={view?.session}
+            agents={state.appInfo?.agents}
+            defaultAgents={state.appInfo?.defaultFlowAgents}
             focusSignal={state.focusRequest?.at}
             onSend={send}
             onStop={() => void store.stop()}

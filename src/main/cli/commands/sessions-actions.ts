@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import type { SessionInfo } from '../../../shared/events.js';
+import { SESSION_STATUSES, SessionStatusSchema, type SessionInfo } from '../../../shared/events.js';
 import { openCliContext, type CliContext } from '../cli-context.js';
 import { deleteSessionEverywhere } from '../../store/session-files.js';
 import { exportSessionJson, exportSessionMarkdown } from '../../store/export.js';
@@ -41,13 +41,20 @@ function sessionLine(session: SessionInfo): string {
 
 /** `manus sessions list` */
 export function listSessions(
-  options: { json?: boolean; limit: number; search?: string },
+  options: { json?: boolean; limit: number; search?: string; status?: string },
   command: Command,
 ): Promise<void> {
+  const status = options.status === undefined ? undefined : SessionStatusSchema.safeParse(options.status);
+  if (status && !status.success) {
+    throw new Error(`No status "${options.status}". A session is one of: ${SESSION_STATUSES.join(', ')}.`);
+  }
   return withContext(command, ({ store }) => {
     const list = options.search
-      ? store.searchSessions(options.search, options.limit).map((hit) => hit.session)
-      : store.listSessions({ limit: options.limit });
+      ? store
+          .searchSessions(options.search, options.limit)
+          .map((hit) => hit.session)
+          .filter((session) => !status || session.status === status.data)
+      : store.listSessions({ limit: options.limit, status: status?.data });
     if (options.json) process.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
     else if (list.length === 0) process.stdout.write('No sessions yet. Start one with `manus run "<task>"`.\n');
     else process.stdout.write(`${list.map(sessionLine).join('\n')}\n`);

@@ -13,7 +13,8 @@ export function sessionsCommand(): Command {
     .option('--json', 'as JSON')
     .option('--limit <n>', 'how many', positiveInt, 50)
     .option('--search <query>', 'full-text search over titles and messages')
-    .action(async (options: { json?: boolean; limit: number; search?: string }, command: Command) =>
+    .option('--status <status>', 'only sessions with this status (e.g. waiting: asking you something)')
+    .action(async (options: { json?: boolean; limit: number; search?: string; status?: string }, command: Command) =>
       (await actions()).listSessions(options, command),
     );
 

@@ -1,11 +1,13 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { SESSION_MODES, type SessionMode } from '../../../shared/session-vocabulary.js';
+import { SESSION_MODES } from '../../../shared/session-vocabulary.js';
+import type { SessionInfo } from '../../../shared/events.js';
 import type { ModelChoice } from '../../../shared/contract.js';
 import { formatBytes, type Attachment } from '../features/workspace/file-reading.js';
 import { PaperclipIcon } from '../features/common/PaperclipIcon.js';
 import { keysText, shortcutMatches } from '../shortcuts/shortcuts.js';
 import { AnswerTarget } from './AnswerTarget.js';
+import { FlowChoices, choicesOf, type TurnChoices } from './FlowChoices.js';
 import './composer.css';
 
 const MAX_ROWS_PX = 240;
@@ -17,9 +19,13 @@ export interface ComposerProps {
   followUp: boolean;
   models: ModelChoice[];
   defaultModel?: string;
-  initialMode?: SessionMode;
+  /** the open session's row: its mode, agents and parallel steps are where the choices start */
+  session?: SessionInfo;
+  /** the agents a flow may use, and those it uses when none is chosen */
+  agents?: string[];
+  defaultAgents?: string[];
   focusSignal?: number;
-  onSend: (task: string, mode: SessionMode, model: string | undefined) => Promise<boolean>;
+  onSend: (task: string, choices: TurnChoices, model: string | undefined) => Promise<boolean>;
   onStop: () => void;
   /** the agent's question the run waits on: the next message answers it instead of starting a turn */
   answering?: { askId: string; question: string };
@@ -38,7 +44,9 @@ export function Composer({
   followUp,
   models,
   defaultModel,
-  initialMode,
+  session,
+  agents = [],
+  defaultAgents = [],
   focusSignal,
   onSend,
   onStop,
@@ -49,7 +57,14 @@ export function Composer({
   onRemoveAttachment,
 }: ComposerProps) {
   const { t } = useTranslation();
-  const [mode, setMode] = useState<SessionMode>(initialMode ?? 'agent');
+  const [choices, setChoices] = useState<TurnChoices>(() => choicesOf(session));
+  // the composer outlives the session shown: opening (or reloading into) another one starts from that one's choices
+  const [choicesOfSession, setChoicesOfSession] = useState(session?.id);
+  if (choicesOfSession !== session?.id) {
+    setChoicesOfSession(session?.id);
+    setChoices(choicesOf(session));
+  }
+  const { mode } = choices;
   const [model, setModel] = useState<string>('');
   const [sending, setSending] = useState(false);
   const [dragging, setDragging] = useState(false);
@@ -73,7 +88,7 @@ export function Composer({
     if (!task || sending || (running && !answering)) return;
     setSending(true);
     const sent =
-      answering && onAnswer ? await onAnswer(answering.askId, task) : await onSend(task, mode, model || undefined);
+      answering && onAnswer ? await onAnswer(answering.askId, task) : await onSend(task, choices, model || undefined);
     setSending(false);
     if (sent) setText('');
   };
@@ -148,7 +163,7 @@ export function Composer({
               role="radio"
               aria-checked={mode === option}
               className={mode === option ? 'active' : ''}
-              onClick={() => setMode(option)}
+              onClick={() => setChoices({ ...choices, mode: option })}
               data-mode={option}
             >
               {t(`mode.${option}`)}
@@ -213,6 +228,15 @@ export function Composer({
           </button>
         )}
       </div>
+      {mode !== 'agent' && agents.length > 0 ? (
+        <FlowChoices
+          key={choicesOfSession ?? 'new'}
+          choices={choices}
+          onChange={setChoices}
+          agents={agents}
+          defaultAgents={defaultAgents}
+        />
+      ) : null}
     </form>
   );
 }

@@ -10,6 +10,7 @@ export const en = {
   },
   status: {
     running: 'Running',
+    waiting: 'Waiting',
     finished: 'Finished',
     failed: 'Failed',
     interrupted: 'Interrupted',
@@ -30,6 +31,19 @@ export const en = {
     stopHint: 'Stop the run ({{keys}})',
     model: 'Model',
     defaultModel: 'Default model',
+  },
+  flowChoices: {
+    agents: 'Agents for the steps',
+    agent: {
+      manus: 'General (manus)',
+      data_analysis: 'Data analysis',
+      browser: 'Browser',
+      swe: 'Software engineer',
+    },
+    parallel: 'Parallel steps',
+    tagHint:
+      'A step that starts with the tag of a checked agent, like [BROWSER] or [DATA_ANALYSIS], runs on that agent; other steps run on the first one checked.',
+    parallelHint: 'Independent steps run up to this many at a time.',
   },
   welcome: {
     title: 'What should Manus do?',

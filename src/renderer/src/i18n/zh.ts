@@ -15,6 +15,7 @@ export const zh: Translation<typeof en> = {
   },
   status: {
     running: '运行中',
+    waiting: '待回复',
     finished: '已完成',
     failed: '失败',
     interrupted: '已中断',
@@ -35,6 +36,19 @@ export const zh: Translation<typeof en> = {
     stopHint: '停止运行（{{keys}}）',
     model: '模型',
     defaultModel: '默认模型',
+  },
+  flowChoices: {
+    agents: '步骤可用的智能体',
+    agent: {
+      manus: '通用（manus）',
+      data_analysis: '数据分析',
+      browser: '浏览器',
+      swe: '软件工程师',
+    },
+    parallel: '并行步骤',
+    tagHint:
+      '以已勾选智能体的标签开头的步骤（如 [BROWSER] 或 [DATA_ANALYSIS]）由该智能体执行，其余步骤由勾选的第一个智能体执行。',
+    parallelHint: '相互独立的步骤最多同时运行这么多个。',
   },
   welcome: {
     title: '想让 Manus 做什么？',

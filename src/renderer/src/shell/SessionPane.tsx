@@ -1,7 +1,7 @@
 import { Suspense, useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AppStore } from '../state/app-store.js';
-import type { SessionView } from '../state/session-view.js';
+import { isRunning, type SessionView } from '../state/session-view.js';
 import { hasOlderEvents } from '../state/session-window.js';
 import { withTurnEnd } from '../state/turn-end.js';
 import { SessionHeader, type PanelChoice } from '../components/SessionHeader.js';
@@ -29,7 +29,7 @@ export function SessionPane({
   onOpenProviderSettings: (provider: string | undefined) => void;
 }) {
   const { t } = useTranslation();
-  const running = view.status === 'running';
+  const running = isRunning(view);
   const answer = useCallback(async (askId: string, reply: string) => void (await store.answer(askId, reply)), [store]);
   const loadOlder = useCallback(() => void store.loadOlder(view.sessionId), [store, view.sessionId]);
   const retry = useCallback(() => store.retry(), [store]);

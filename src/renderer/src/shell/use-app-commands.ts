@@ -1,6 +1,7 @@
 import { useCallback, useEffect, type Dispatch, type SetStateAction } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AppStore } from '../state/app-store.js';
+import { isRunning } from '../state/session-view.js';
 import type { SettingsTab } from '../features/settings/settings-types.js';
 import { useShortcut } from '../shortcuts/use-shortcut.js';
 
@@ -54,7 +55,7 @@ export function useAppShortcuts(store: AppStore, { setSettingsTab, focusSearch }
     'stop',
     useCallback(() => {
       const { activeId, views } = store.getState();
-      if (!(activeId && views[activeId]?.status === 'running')) return false;
+      if (!(activeId && isRunning(views[activeId]))) return false;
       void store.stop();
     }, [store]),
   );

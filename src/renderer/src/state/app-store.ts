@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import type { CoreEvent, SessionMode } from '../../../shared/events.js';
+import { isLiveStatus, type CoreEvent, type SessionMode } from '../../../shared/events.js';
 import type { AppInfo, CoreError, SessionSummary } from '../../../shared/contract.js';
 import { DEFAULT_EVENT_WINDOW } from '../../../shared/contract/event-window-size.js';
 import type { UiCommand } from '../../../shared/contract/ui-commands.js';
@@ -30,6 +30,9 @@ export interface SendOptions {
   task: string;
   mode: SessionMode;
   model?: string;
+  /** flows: the agents the steps may run on, and how many independent steps run at once */
+  agents?: string[];
+  parallel?: number;
   /** files dropped into the composer (base64) */
   attachments?: { name: string; data: string }[];
 }
@@ -173,6 +176,8 @@ export class AppStore {
         task: options.task,
         mode: options.mode,
         model: options.model,
+        ...(options.agents ? { agents: options.agents } : {}),
+        ...(options.parallel ? { parallel: options.parallel } : {}),
         ...(options.attachments?.length ? { attachments: options.attachments } : {}),
         ...(followUp ? { sessionId: followUp } : {}),
       });
@@ -237,7 +242,7 @@ export class AppStore {
       this.set({
         sessions: listed.map((summary) => {
           const status = this.state.views[summary.session.id]?.status;
-          if (!status || status === 'running') return summary;
+          if (!status || isLiveStatus(status)) return summary;
           return { running: false, session: { ...summary.session, status } };
         }),
       });

@@ -1,10 +1,10 @@
-import type { CoreEvent } from '../../../shared/events.js';
+import { isLiveStatus, type CoreEvent } from '../../../shared/events.js';
 import type { SessionSummary } from '../../../shared/contract.js';
 
 /** The sidebar list after one event: session rows upserted (newest first), titles and run state kept current. */
 export function upsertSummary(sessions: SessionSummary[], event: CoreEvent): SessionSummary[] {
   if (event.type === 'session') {
-    const running = event.session.status === 'running';
+    const running = isLiveStatus(event.session.status);
     const others = sessions.filter((summary) => summary.session.id !== event.session.id);
     return [{ session: event.session, running }, ...others].sort((a, b) => b.session.updatedAt - a.session.updatedAt);
   }

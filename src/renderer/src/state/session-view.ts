@@ -1,3 +1,4 @@
+import { isLiveStatus } from '../../../shared/events.js';
 import type {
   AgentState,
   CoreEvent,
@@ -555,6 +556,7 @@ export function waitingQuestion(view: SessionView | undefined): AskItem | undefi
   return undefined;
 }
 
+/** A live run: working, or waiting for the person's answer (it can be stopped either way). */
 export function isRunning(view: SessionView | undefined): boolean {
-  return view?.status === 'running';
+  return isLiveStatus(view?.status);
 }

@@ -31,7 +31,8 @@ export function SessionRow({
   actions: SessionRowActions;
 }) {
   const { t, i18n } = useTranslation();
-  const status = running ? 'running' : session.status;
+  // a live run shows as running until the stored status says it waits for the person
+  const status = running && session.status !== 'waiting' ? 'running' : session.status;
   return (
     <li className="session-row" data-session-row={session.id}>
       {renaming ? (
