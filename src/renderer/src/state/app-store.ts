@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
-import { isLiveStatus, type CoreEvent, type SessionMode } from '../../../shared/events.js';
+import type { CoreEvent } from '../../../shared/events.js';
+import { isLiveStatus, type SessionMode } from '../../../shared/session-vocabulary.js';
 import type { AppInfo, CoreError, SessionSummary } from '../../../shared/contract.js';
 import { DEFAULT_EVENT_WINDOW } from '../../../shared/contract/event-window-size.js';
 import type { UiCommand } from '../../../shared/contract/ui-commands.js';

@@ -1,4 +1,5 @@
-import { isLiveStatus, type CoreEvent } from '../../../shared/events.js';
+import type { CoreEvent } from '../../../shared/events.js';
+import { isLiveStatus } from '../../../shared/session-vocabulary.js';
 import type { SessionSummary } from '../../../shared/contract.js';
 
 /** The sidebar list after one event: session rows upserted (newest first), titles and run state kept current. */

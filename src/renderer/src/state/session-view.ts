@@ -1,4 +1,4 @@
-import { isLiveStatus } from '../../../shared/events.js';
+import { isLiveStatus } from '../../../shared/session-vocabulary.js';
 import type {
   AgentState,
   CoreEvent,
