@@ -30,19 +30,22 @@ export function SessionHeader({
         <h1 className="session-name" title={view.title}>
           {view.title ?? view.session?.title ?? t('app.loading')}
         </h1>
-        <span className={`status-pill status-${status}`} data-testid="session-status" data-status={status}>
-          {running ? <span className="spinner" aria-hidden /> : null}
-          {t(`status.${status}`)}
-        </span>
-        {running && activity ? (
-          <span className="activity">
-            {activity.agent} · {activity.phase === 'thinking' ? t('session.thinking') : t('session.acting')} ·{' '}
-            {t('session.step', { step: activity.step, max: activity.maxSteps })}
+        {/* small facts under the title; the line wraps, so one more figure fits at any width */}
+        <div className="session-meta">
+          <span className={`status-pill status-${status}`} data-testid="session-status" data-status={status}>
+            {running ? <span className="spinner" aria-hidden /> : null}
+            {t(`status.${status}`)}
           </span>
-        ) : null}
-        {view.usage ? (
-          <span className="usage">{t('session.tokens', { tokens: formatCount(view.usage.totalTokens) })}</span>
-        ) : null}
+          {running && activity ? (
+            <span className="activity">
+              {activity.agent} · {activity.phase === 'thinking' ? t('session.thinking') : t('session.acting')} ·{' '}
+              {t('session.step', { step: activity.step, max: activity.maxSteps })}
+            </span>
+          ) : null}
+          {view.usage ? (
+            <span className="usage">{t('session.tokens', { tokens: formatCount(view.usage.totalTokens) })}</span>
+          ) : null}
+        </div>
       </div>
       <div className="session-tools">
         {extra}
