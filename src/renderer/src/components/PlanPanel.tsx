@@ -12,7 +12,14 @@ export function PlanPanel({ plan }: { plan: PlanView | undefined }) {
   return (
     <div className="plan-panel" data-testid="plan-panel">
       <h2 className="plan-title">{plan.snapshot.title}</h2>
-      <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
+      <div
+        className="progress"
+        role="progressbar"
+        aria-label={t('polish.planProgress')}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+      >
         <div className="progress-fill" style={{ width: `${percent}%` }} />
       </div>
       <p className="plan-progress-text">{t('plan.progress', { done: plan.completedSteps, total: plan.totalSteps })}</p>

@@ -393,4 +393,8 @@ export const en = {
     add: 'Attach files (or drop them here)',
     limit: 'Files up to 10 MB each (13 MB together) can be attached.',
   },
+  /** issue 14: layout, accessibility and polish */
+  polish: {
+    planProgress: 'Plan progress',
+  },
 };

@@ -393,4 +393,7 @@ export const zh: Translation<typeof en> = {
     add: '添加文件（也可拖放到这里）',
     limit: '每个文件最大 10 MB（合计 13 MB）。',
   },
+  polish: {
+    planProgress: '计划进度',
+  },
 };
