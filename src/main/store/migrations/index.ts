@@ -2,6 +2,7 @@ import { initialSchema } from './001-initial.js';
 import { a2aTasksSchema } from './002-a2a-tasks.js';
 import { plansSchema } from './003-plans.js';
 import { planProgressIndexSchema } from './004-plan-progress-index.js';
+import { searchQuestionsSchema } from './005-search-questions.js';
 
 /** A schema change: applied once, in order, inside a transaction. SQL lives in TS modules so it bundles into the CLI. */
 export interface Migration {
@@ -15,4 +16,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: 'a2a-tasks', sql: a2aTasksSchema },
   { version: 3, name: 'plans', sql: plansSchema },
   { version: 4, name: 'plan-progress-index', sql: planProgressIndexSchema },
+  { version: 5, name: 'search-questions', sql: searchQuestionsSchema },
 ];
