@@ -14,7 +14,7 @@ const DEFAULT_EVENTS_PAGE = 100_000;
 /** The part of SessionService the UI drives. */
 export type SessionRunner = Pick<
   SessionService,
-  'start' | 'resume' | 'cancel' | 'answer' | 'subscribe' | 'isRunning' | 'runningSessionIds' | 'release'
+  'start' | 'resume' | 'cancel' | 'answer' | 'rename' | 'subscribe' | 'isRunning' | 'runningSessionIds' | 'release'
 >;
 
 export type SessionHandlers = Pick<
@@ -94,7 +94,7 @@ export function createSessionHandlers(options: {
     searchSessions: ({ query, limit }) => store.searchSessions(query, limit),
     renameSession: ({ sessionId, title }) => {
       sessionOrThrow(sessionId);
-      return store.updateSession(sessionId, { title });
+      return sessions.rename(sessionId, title);
     },
     deleteSession: async ({ sessionId }) => {
       sessionOrThrow(sessionId);
