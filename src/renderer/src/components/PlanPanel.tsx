@@ -22,7 +22,7 @@ export function PlanPanel({ plan }: { plan: PlanView | undefined }) {
       >
         <div className="progress-fill" style={{ width: `${percent}%` }} />
       </div>
-      <p className="plan-progress-text">{t('plan.progress', { done: plan.completedSteps, total: plan.totalSteps })}</p>
+      <p className="plan-progress-text">{t('plan.progress', { done: plan.completedSteps, count: plan.totalSteps })}</p>
       {current ? (
         <div className="plan-current">
           <span className="plan-label">{t('plan.current')}</span>

@@ -43,7 +43,9 @@ export function SessionHeader({
             </span>
           ) : null}
           {view.usage ? (
-            <span className="usage">{t('session.tokens', { tokens: formatCount(view.usage.totalTokens) })}</span>
+            <span className="usage">
+              {t('session.tokens', { tokens: formatCount(view.usage.totalTokens), count: view.usage.totalTokens })}
+            </span>
           ) : null}
         </div>
       </div>
