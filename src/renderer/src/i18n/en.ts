@@ -405,5 +405,7 @@ export const en = {
   /** issue 14: layout, accessibility and polish */
   polish: {
     planProgress: 'Plan progress',
+    enlargeImage: 'Enlarge',
+    closeImage: 'Close the picture',
   },
 };

@@ -401,5 +401,7 @@ export const zh: Translation<typeof en> = {
   },
   polish: {
     planProgress: '计划进度',
+    enlargeImage: '放大',
+    closeImage: '关闭图片',
   },
 };
