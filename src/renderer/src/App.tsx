@@ -34,6 +34,8 @@ export function App({ store }: { store: AppStore }) {
   const panel = panelFor(state.sidePanel, view);
   const inReview = Boolean(view && reviewing === view.sessionId && !running);
   const noModel = state.appInfo?.models.length === 0;
+  // a review shows the plan and browser of the moment it replays, in its own panel
+  const sidePanelShown = panel !== 'none' && Boolean(view) && !settingsTab && !inReview;
 
   useEffect(() => store.start(), [store]);
   const focusSearch = useCallback(() => setSearchSignal(Date.now()), []);
@@ -55,7 +57,7 @@ export function App({ store }: { store: AppStore }) {
   );
 
   return (
-    <div className={`app-shell ${panel !== 'none' && view && !settingsTab ? 'with-panel' : ''}`}>
+    <div className={`app-shell ${sidePanelShown ? 'with-panel' : ''}`}>
       <SessionSidebar
         store={store}
         sessions={state.sessions}
@@ -124,7 +126,7 @@ export function App({ store }: { store: AppStore }) {
           />
         </main>
       )}
-      {panel !== 'none' && view && !settingsTab ? (
+      {sidePanelShown && view ? (
         <SidePanel store={store} view={view} panel={panel} canOpen={state.appInfo?.shell === 'electron'} />
       ) : null}
     </div>

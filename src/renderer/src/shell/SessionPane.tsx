@@ -29,12 +29,18 @@ export function SessionPane({
   const running = view.status === 'running';
   const answer = useCallback((askId: string, reply: string) => store.answer(askId, reply), [store]);
   const loadOlder = useCallback(() => void store.loadOlder(view.sessionId), [store, view.sessionId]);
+  // a review has its own plan and browser: choosing a side panel goes back to the live session to show it
+  const choosePanel = (choice: PanelChoice) => {
+    if (inReview && choice !== 'none') onReview(undefined);
+    store.showPanel(choice);
+  };
+  const shownPanel = inReview ? 'none' : panel;
   return (
     <>
       <SessionHeader
         view={view}
-        panel={panel}
-        onPanel={(choice) => store.showPanel(choice)}
+        panel={shownPanel}
+        onPanel={choosePanel}
         onResume={() => void store.resume()}
         extra={
           <>
@@ -50,8 +56,8 @@ export function SessionPane({
             ) : null}
             <button
               type="button"
-              className={panel === 'files' ? 'toggle active' : 'toggle'}
-              onClick={() => store.showPanel(panel === 'files' ? 'none' : 'files')}
+              className={shownPanel === 'files' ? 'toggle active' : 'toggle'}
+              onClick={() => choosePanel(shownPanel === 'files' ? 'none' : 'files')}
               data-testid="toggle-files"
             >
               {t('workspace.title')}
