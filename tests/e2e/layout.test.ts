@@ -55,6 +55,19 @@ async function expectLayoutHolds(page: Page, prefs: UiPrefs, state: string): Pro
 }
 
 describe('the window layout', () => {
+  it('holds on the welcome screen and in settings from 1024×640 up, in both languages', async () => {
+    const { page } = await e2e.open(runningForever);
+    for (const language of ['en', 'zh'] as const) {
+      const prefs = { theme: 'light', language } as const;
+      await applyUiPrefs(page, prefs);
+      await expectLayoutHolds(page, prefs, 'welcome');
+      await page.getByTestId('open-settings').click();
+      await page.locator('[data-tab="providers"]').waitFor();
+      await expectLayoutHolds(page, prefs, 'settings');
+      await page.getByTestId('close-settings').click();
+    }
+  });
+
   it('holds from 1024×640 to 1920×1080 with the side panel open, in both themes and languages', async () => {
     const { page } = await e2e.open(runningForever);
     await startLongTask(page, LONG_TITLES.en);
