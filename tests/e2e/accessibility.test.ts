@@ -4,6 +4,7 @@ import { SETTINGS_TABS } from '../../src/renderer/src/features/settings/settings
 import { createPlan, finish, planningScript } from '../flow/flow-script.js';
 import { useAppInChromium } from './support/app-in-chromium.js';
 import { axeFindingsInBothThemes } from './support/axe.js';
+import { controlsWithoutFocusRing } from './support/focus-ring.js';
 import { call } from './support/scripts.js';
 
 const UI_TIMEOUT_MS = 30_000;
@@ -106,16 +107,26 @@ describe('accessibility (WCAG 2.1 AA, axe-core) in the light and dark themes', (
     while ((await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))) !== 'attach-input') {
       await page.keyboard.press('Tab');
     }
-    const ring = await page
-      .locator('.attach-button')
-      .evaluate((label) => ({
-        style: getComputedStyle(label).outlineStyle,
-        width: getComputedStyle(label).outlineWidth,
-      }));
+    const ring = await page.locator('.attach-button').evaluate((label) => ({
+      style: getComputedStyle(label).outlineStyle,
+      width: getComputedStyle(label).outlineWidth,
+    }));
     expect(ring).toEqual({ style: 'solid', width: '2px' });
     // Space on it opens the file chooser, as a click would
     const chooser = page.waitForEvent('filechooser');
     await page.keyboard.press('Space');
     expect((await chooser).isMultiple()).toBe(true);
+  });
+
+  it('shows a focus ring on every control reached with Tab, in a session and in settings', async () => {
+    const { page } = await e2e.open(plannedWithTools);
+    await runPlannedTask(page);
+    expect(await controlsWithoutFocusRing(page)).toEqual([]);
+    await page.getByTestId('open-settings').click();
+    for (const tab of ['providers', 'sandbox'] as const) {
+      await page.locator(`[data-tab="${tab}"]`).click();
+      await expect.poll(() => page.locator(`[data-tab="${tab}"]`).getAttribute('class')).toContain('active');
+      expect(await controlsWithoutFocusRing(page)).toEqual([]);
+    }
   });
 });
