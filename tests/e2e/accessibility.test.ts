@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright';
 import { SETTINGS_TABS } from '../../src/renderer/src/features/settings/settings-types.js';
+import type { Script } from '../support/fake-llm/index.js';
 import { createPlan, finish, planningScript } from '../flow/flow-script.js';
 import { useAppInChromium } from './support/app-in-chromium.js';
 import { axeFindingsInBothThemes } from './support/axe.js';
@@ -128,5 +129,31 @@ describe('accessibility (WCAG 2.1 AA, axe-core) in the light and dark themes', (
       await expect.poll(() => page.locator(`[data-tab="${tab}"]`).getAttribute('class')).toContain('active');
       expect(await controlsWithoutFocusRing(page)).toEqual([]);
     }
+  });
+
+  it('has no serious or critical findings on a question, an approval card and a failed run', async () => {
+    const script: Script = (request) => {
+      if (request.index === 0) return { toolCalls: [call('ask_human', { inquire: 'Which **file name**?' })] };
+      if (request.index === 1)
+        return { toolCalls: [call('str_replace_editor', { command: 'create', path: 'a.md', file_text: 'a' })] };
+      return { fault: 'status', status: 400, message: 'The request was malformed.' };
+    };
+    const { page } = await e2e.open(script, { config: { 'approval.policy': 'risky' } }, { bypassCSP: true });
+    await page.getByTestId('composer-input').fill('Write a file');
+    await page.getByTestId('composer-input').press('Enter');
+    const findings: string[] = [];
+    await page.locator('.ask-card[data-status="waiting"] .ask-input').waitFor({ timeout: UI_TIMEOUT_MS });
+    findings.push(...(await axeFindingsInBothThemes(page, 'question')));
+    await page.locator('.ask-card .ask-input').fill('a.md');
+    await page.locator('.ask-card .ask-input').press('Enter');
+    const approval = page.locator('.ask-card[data-kind="approval"][data-status="waiting"]');
+    await approval.waitFor({ timeout: UI_TIMEOUT_MS });
+    findings.push(...(await axeFindingsInBothThemes(page, 'approval card')));
+    await approval.getByTestId('approve').click();
+    await expect
+      .poll(() => page.getByTestId('session-status').getAttribute('data-status'), { timeout: UI_TIMEOUT_MS })
+      .toBe('failed');
+    findings.push(...(await axeFindingsInBothThemes(page, 'failed run')));
+    expect(findings).toEqual([]);
   });
 });
