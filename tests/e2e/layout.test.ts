@@ -61,6 +61,10 @@ describe('the window layout', () => {
       const prefs = { theme: 'light', language } as const;
       await applyUiPrefs(page, prefs);
       await expectLayoutHolds(page, prefs, 'welcome');
+      // a long draft grows the message box up to its limit; Send stays in it and in the window
+      await page.getByTestId('composer-input').fill(Array.from({ length: 20 }, (_, line) => `line ${line}`).join('\n'));
+      await expectLayoutHolds(page, prefs, 'long-draft');
+      await page.getByTestId('composer-input').fill('');
       await page.getByTestId('open-settings').click();
       await page.locator('[data-tab="providers"]').waitFor();
       await expectLayoutHolds(page, prefs, 'settings');
