@@ -4,6 +4,7 @@ import { sequence, startFakeLlm, type FakeLlm, type Script } from '../support/fa
 import { htmlPage, startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { classify, createPlan, planningScript } from '../flow/flow-script.js';
 import { useAppInChromium } from './support/app-in-chromium.js';
+import { axeFindingsInBothThemes } from './support/axe.js';
 import { CHROMIUM_PATH } from './support/browser.js';
 import { layoutProblems } from './support/layout-checks.js';
 import { call, finish } from './support/scripts.js';
@@ -167,6 +168,7 @@ describe('polish', () => {
     const { page } = await e2e.open(
       sequence({ toolCalls: [call('browser_use', { action: 'go_to_url', url: site.url('/page') })] }, finish('Seen.')),
       { config: { 'browser.executablePath': CHROMIUM_PATH, 'browser.allowPrivateNetwork': 'true' } },
+      { bypassCSP: true },
     );
     await sendTask(page, 'Look at the page');
     await waitStatus(page, 'finished');
@@ -181,6 +183,7 @@ describe('polish', () => {
     expect(enlarged!.width).toBeGreaterThan(thumbnail!.width * 1.5);
     expect(await lightbox.getAttribute('role')).toBe('dialog');
     await e2e.watched.screenshot('browser-screenshot-enlarged');
+    expect(await axeFindingsInBothThemes(page, 'lightbox')).toEqual([]);
     await page.keyboard.press('Escape');
     await expect.poll(() => lightbox.count()).toBe(0);
     // the focus went back to the picture, and the run's view is as it was
