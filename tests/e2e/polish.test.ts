@@ -235,8 +235,11 @@ describe('polish', () => {
     await e2e.watched.screenshot('review-marks-1024');
     // the review shows its own panels; asking for the files goes back to the live session with them
     expect(await page.locator('.side-panel').count()).toBe(0);
+    expect(await page.getByTestId('toggle-review').getAttribute('aria-pressed')).toBe('true');
+    expect(await page.getByTestId('toggle-files').getAttribute('aria-pressed')).toBe('false');
     await page.getByTestId('toggle-files').click();
     await page.locator('.side-panel [data-file]').first().waitFor({ timeout: UI_TIMEOUT_MS });
     expect(await page.getByTestId('review').count()).toBe(0);
+    expect(await page.getByTestId('toggle-files').getAttribute('aria-pressed')).toBe('true');
   });
 });

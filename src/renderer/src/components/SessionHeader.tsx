@@ -59,6 +59,7 @@ export function SessionHeader({
         <button
           type="button"
           className={panel === 'plan' ? 'toggle active' : 'toggle'}
+          aria-pressed={panel === 'plan'}
           onClick={() => onPanel(panel === 'plan' ? 'none' : 'plan')}
           data-testid="toggle-plan"
         >
@@ -68,6 +69,7 @@ export function SessionHeader({
         <button
           type="button"
           className={panel === 'browser' ? 'toggle active' : 'toggle'}
+          aria-pressed={panel === 'browser'}
           onClick={() => onPanel(panel === 'browser' ? 'none' : 'browser')}
           data-testid="toggle-browser"
         >

@@ -48,6 +48,7 @@ export function SessionPane({
               <button
                 type="button"
                 className={inReview ? 'toggle active' : 'toggle'}
+                aria-pressed={inReview}
                 onClick={() => onReview(inReview ? undefined : view.sessionId)}
                 data-testid="toggle-review"
               >
@@ -57,6 +58,7 @@ export function SessionPane({
             <button
               type="button"
               className={shownPanel === 'files' ? 'toggle active' : 'toggle'}
+              aria-pressed={shownPanel === 'files'}
               onClick={() => choosePanel(shownPanel === 'files' ? 'none' : 'files')}
               data-testid="toggle-files"
             >
