@@ -1,36 +1,19 @@
-import { fromMarkdown } from 'mdast-util-from-markdown';
-import { gfmFromMarkdown } from 'mdast-util-gfm';
-import { gfm } from 'micromark-extension-gfm';
+import removeMarkdown from 'remove-markdown';
 import type { CoreEvent } from '../../shared/events.js';
 
-interface MarkdownNode {
-  type: string;
-  value?: string;
-  alt?: string | null;
-  children?: MarkdownNode[];
-}
-
-/** nodes whose text runs on with their neighbours'; every other node with children is a block, set on its own line */
-const INLINE = new Set(['emphasis', 'strong', 'delete', 'link', 'linkReference', 'footnoteReference']);
-
-function collectText(node: MarkdownNode, parts: string[]): void {
-  if (node.value !== undefined && node.type !== 'html') parts.push(node.value);
-  else if (node.alt) parts.push(node.alt);
-  for (const child of node.children ?? []) {
-    collectText(child, parts);
-    // table cells and blocks end with a break so their last and next words do not run together
-    if (child.children && !INLINE.has(child.type)) parts.push('\n');
-  }
-}
+/** a text without any of these characters has no Markdown to take out (most short messages): it is indexed as is */
+const MARKDOWN_SIGNS = /[*_`#[\]|>~!<]/;
+/** the row under a table's header (| --- | :---: |) */
+const TABLE_RULE = /^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(\|[ \t]*:?-{3,}:?[ \t]*)*\|?[ \t]*$/gm;
+const TABLE_PIPES = /[ \t]*\|[ \t]*/g;
 
 /** The words a person reads in a Markdown text: no `**`, `#`, link targets or table pipes for search to show. */
 export function markdownToPlainText(markdown: string): string {
-  const tree = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
-  const parts: string[] = [];
-  collectText(tree as MarkdownNode, parts);
-  return parts
-    .join('')
-    .replace(/[ \t]*\n[\s]*/g, '\n')
+  if (!MARKDOWN_SIGNS.test(markdown)) return markdown;
+  return removeMarkdown(markdown, { gfm: true, useImgAltText: true })
+    .replace(TABLE_RULE, '')
+    .replace(TABLE_PIPES, ' ')
+    .replace(/\n{3,}/g, '\n\n')
     .trim();
 }
 
