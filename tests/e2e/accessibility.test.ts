@@ -123,6 +123,14 @@ describe('accessibility (WCAG 2.1 AA, axe-core) in the light and dark themes', (
     const { page } = await e2e.open(plannedWithTools);
     await runPlannedTask(page);
     expect(await controlsWithoutFocusRing(page)).toEqual([]);
+    // a session's menu button, reached with Tab, takes the place of its status badge instead of covering it
+    await page.locator('[data-session-row] .session-link').first().focus();
+    await page.keyboard.press('Tab');
+    const row = page.locator('[data-session-row]').first();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('session-menu');
+    await expect
+      .poll(() => row.locator('.status-badge').evaluate((badge) => getComputedStyle(badge).visibility))
+      .toBe('hidden');
     await page.getByTestId('open-settings').click();
     for (const tab of ['providers', 'sandbox'] as const) {
       await page.locator(`[data-tab="${tab}"]`).click();
