@@ -56,8 +56,10 @@ describe('PlanningFlow', () => {
     expect(third.prompt).toContain('Step 1 (Write draft): Result of step 1');
 
     const events = harness.store.listEvents(sessionId);
-    expect(ofType(events, 'title')[0].title).toBe('Three steps');
-    expect(harness.store.getSession(sessionId)?.title).toBe('Three steps');
+    // the session is named from the task, as every session is; the planner's title names the plan
+    expect(ofType(events, 'title')).toEqual([]);
+    expect(harness.store.getSession(sessionId)?.title).toBe('Write a short report');
+    expect(harness.store.plans.list(sessionId)[0].title).toBe('Three steps');
     expect(ofType(events, 'plan').map((e) => e.action)[0]).toBe('created');
     expect(ofType(events, 'plan').at(-1)).toMatchObject({ action: 'completed' });
     expect(ofType(events, 'plan').at(-1)!.plan.text).toContain('Progress: 3/3 steps completed (100.0%)');
@@ -250,7 +252,7 @@ describe('PlanningFlow', () => {
     expect(secondPrompt).toContain('First summary: PAPAYA.');
     expect(plansOf(first.sessionId)).toHaveLength(2);
     // the follow-up keeps the session's name
-    expect(harness.store.getSession(first.sessionId)?.title).toBe('Three steps');
+    expect(harness.store.getSession(first.sessionId)?.title).toBe('first task');
   });
 
   it('cancel leaves the plan consistent; resume runs the cut step again and never a completed one', async () => {

@@ -1,8 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { toFtsQuery } from '../../src/main/store/fts-query.js';
 import { INDEX_BATCH_SIZE } from '../../src/main/store/message-index.js';
+import { openDatabase } from '../../src/main/store/database.js';
+import { MIGRATIONS } from '../../src/main/store/migrations/index.js';
 import { openStore } from '../../src/main/store/store.js';
-import { messageEvent, newSession, tempStore } from './store-fixtures.js';
+import { messageEvent, newSession, stamped, tempDir, tempStore } from './store-fixtures.js';
+
+function askEvent(sessionId: string, question: string, answer?: string) {
+  return stamped({
+    type: 'ask',
+    sessionId,
+    askId: 'ask-1',
+    kind: 'question',
+    question,
+    ...(answer === undefined ? { status: 'waiting' as const } : { status: 'answered' as const, answer }),
+  });
+}
 
 const HOSTILE_QUERIES = [
   '"',
@@ -149,5 +162,78 @@ describe('searchSessions', () => {
       reopened.close();
     }
     expect(store.searchSessions(`word${INDEX_BATCH_SIZE + 2}`).map((hit) => hit.session.id)).toEqual([session.id]);
+  });
+
+  it("finds the agent's questions and the person's answers", () => {
+    const { store } = tempStore();
+    const session = newSession(store, 'Trip');
+    store.appendEvent(askEvent(session.id, 'Which **airport** do you prefer?'));
+    store.appendEvent(askEvent(session.id, 'Which **airport** do you prefer?', 'Schiphol, near Amsterdam'));
+    const byQuestion = store.searchSessions('airport');
+    expect(byQuestion.map((hit) => hit.session.id)).toEqual([session.id]);
+    expect(byQuestion[0].snippet).toBe('Which «airport» do you prefer?');
+    expect(store.searchSessions('schiphol')[0].snippet).toBe('«Schiphol», near Amsterdam');
+    // the answered event repeats the question: it is indexed once
+    expect(store.db.prepare('SELECT count(*) FROM message_fts').pluck().get()).toBe(2);
+  });
+
+  it('indexes Markdown as the text a person reads: snippets carry no markup, link targets or table pipes', () => {
+    const { store } = tempStore();
+    const session = newSession(store, 'Report');
+    store.appendEvent(
+      messageEvent(
+        session.id,
+        '## Results\n\nThe **quarterly** figures are in [the sheet](https://example.com/q3.xlsx).\n\n' +
+          '| region | sales |\n| --- | --- |\n| north | 12 |\n\n- `revenue` grew\n',
+      ),
+    );
+    const [hit] = store.searchSessions('quarterly');
+    expect(hit.snippet).toContain('«quarterly» figures are in the sheet');
+    expect(hit.snippet).not.toMatch(/[*#|`]|\]\(|https/);
+    expect(store.searchSessions('example')).toEqual([]);
+    expect(store.searchSessions('revenue')[0].snippet).toContain('«revenue» grew');
+  });
+
+  it('indexes again, as plain text, what an older version indexed, questions included', () => {
+    const dataDir = tempDir();
+    const older = openDatabase(dataDir, MIGRATIONS.slice(0, 4));
+    older
+      .prepare(
+        `INSERT INTO sessions (id, title, status, mode, model, workspace, created_at, updated_at)
+       VALUES ('s1', 'Old', 'finished', 'agent', 'm', '/tmp/ws', 1, 1)`,
+      )
+      .run();
+    const insertEvent = older.prepare(`INSERT INTO events (session_id, seq, type, ts, json) VALUES ('s1', ?, ?, ?, ?)`);
+    const message = {
+      type: 'message',
+      sessionId: 's1',
+      messageId: 'm1',
+      role: 'assistant',
+      text: 'A **bold** claim',
+      delta: false,
+    };
+    const question = {
+      type: 'ask',
+      sessionId: 's1',
+      askId: 'a1',
+      kind: 'question',
+      question: 'Pick a colour?',
+      status: 'waiting',
+    };
+    insertEvent.run(1, 'message', 1, JSON.stringify({ ...message, seq: 1, ts: 1 }));
+    insertEvent.run(2, 'ask', 2, JSON.stringify({ ...question, seq: 2, ts: 2 }));
+    // the way versions before 5 indexed it: the raw Markdown, and no questions
+    older.prepare(`DELETE FROM message_fts_queue`).run();
+    older.prepare(`INSERT INTO message_fts (text, session_id, seq) VALUES ('A **bold** claim', 's1', 1)`).run();
+    older.close();
+
+    const store = openStore(dataDir);
+    try {
+      expect(store.searchSessions('bold')[0].snippet).toBe('A «bold» claim');
+      expect(store.searchSessions('colour').map((hit) => hit.session.id)).toEqual(['s1']);
+      expect(store.db.prepare('SELECT count(*) FROM message_fts').pluck().get()).toBe(2);
+    } finally {
+      store.close();
+    }
   });
 });

@@ -357,7 +357,7 @@ describe('session view reduction', () => {
     );
     expect(view.status).toBe('cancelled');
     expect(view.items[0]).toMatchObject({ streaming: false });
-    expect(view.items[1]).toMatchObject({ status: 'error', error: 'stopped' });
+    expect(view.items[1]).toMatchObject({ status: 'stopped', error: undefined });
     expect(view.items[2]).toMatchObject({ kind: 'done', status: 'cancelled', repeatsLastMessage: false });
     const finished = sessionViewFromEvents(
       SESSION,

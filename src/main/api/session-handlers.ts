@@ -22,6 +22,7 @@ export type SessionRunner = Pick<
   | 'retry'
   | 'cancel'
   | 'answer'
+  | 'rename'
   | 'subscribe'
   | 'isRunning'
   | 'runningSessionIds'
@@ -134,7 +135,7 @@ export function createSessionHandlers(options: {
     searchSessions: ({ query, limit }) => store.searchSessions(query, limit),
     renameSession: ({ sessionId, title }) => {
       sessionOrThrow(sessionId);
-      return store.updateSession(sessionId, { title });
+      return sessions.rename(sessionId, title);
     },
     deleteSession: async ({ sessionId }) => {
       sessionOrThrow(sessionId);

@@ -136,14 +136,6 @@ export abstract class BaseFlow {
     this.run.emit({ type: 'notice', sessionId: this.sessionId, level, code, text, ...(params ? { params } : {}) });
   }
 
-  /** The planner's title names the session (on its first plan only, so follow-ups keep the name). */
-  protected nameSession(title: string, firstPlan: boolean): void {
-    this.run.emit({ type: 'title', sessionId: this.sessionId, title });
-    if (!firstPlan) return;
-    const session = this.run.store.updateSession(this.sessionId, { title });
-    this.run.emit({ type: 'session', sessionId: this.sessionId, action: 'updated', session });
-  }
-
   protected say(
     text: string,
     agent: string,

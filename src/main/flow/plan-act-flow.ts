@@ -117,7 +117,6 @@ export class PlanActFlow extends BaseFlow {
       parallel: 1,
       steps: drafted.steps.map((step) => this.newStep(step)),
     });
-    this.nameSession(plan.title, earlier.length === 0);
     if (plan.message) this.say(plan.message, 'planner');
     this.emitPlan('created', plan);
     return plan;

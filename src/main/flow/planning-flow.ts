@@ -93,7 +93,7 @@ export class PlanningFlow extends BaseFlow {
         toolChoice: 'required',
         signal: this.deadline,
       });
-      drafted = draftFromCalls(reply.toolCalls);
+      drafted = draftFromCalls(reply.toolCalls, firstLine(task));
       if (!drafted) failure = 'the planner did not create a plan with the planning tool';
     } catch (error) {
       // a task too large for the model fails the run: a default plan would go on without it
@@ -115,7 +115,6 @@ export class PlanningFlow extends BaseFlow {
       parallel: this.options.parallel,
       steps: stepsFromArguments(drafted.steps, drafted.dependencies, this.knownAgents),
     });
-    this.nameSession(plan.title, earlier.length === 0);
     this.emitPlan('created', plan);
     return plan;
   }
@@ -305,6 +304,8 @@ export class PlanningFlow extends BaseFlow {
 
 function draftFromCalls(
   calls: { name: string; arguments: string }[],
+  /** the plan's title when the planner gave none */
+  untitled: string,
 ): { title: string; steps: string[]; dependencies?: number[][] } | undefined {
   for (const call of calls) {
     if (call.name !== PLANNING_TOOL_NAME) continue;
@@ -313,7 +314,7 @@ function draftFromCalls(
     const steps = (parsed.data.steps ?? []).map((step) => step.trim()).filter(Boolean);
     if (steps.length === 0) continue;
     return {
-      title: parsed.data.title?.trim() || 'Plan',
+      title: parsed.data.title?.trim() || untitled,
       steps,
       ...(parsed.data.step_dependencies ? { dependencies: parsed.data.step_dependencies } : {}),
     };

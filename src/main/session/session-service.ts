@@ -222,6 +222,14 @@ export class SessionService {
     ]);
   }
 
+  /** Renames a session; the event tells every open window (header, lists) at once. */
+  rename(sessionId: string, title: string): SessionInfo {
+    this.requireSession(sessionId);
+    const session = this.store.updateSession(sessionId, { title });
+    this.emit({ type: 'session', sessionId, action: 'updated', session });
+    return session;
+  }
+
   answer(sessionId: string, askId: string, answer: string): boolean {
     return this.live.get(sessionId)?.human.answer(askId, answer) ?? false;
   }

@@ -1,6 +1,6 @@
 import type { CoreEvent } from '../../shared/events.js';
 import type { SqliteDatabase } from './database.js';
-import { isIndexedMessage } from './message-index.js';
+import { isSearchable } from './searchable-text.js';
 
 /** An event as one row: the validated event and its JSON, written once. */
 export interface EventRow {
@@ -14,7 +14,7 @@ export interface EventRow {
  */
 export const ROWS_PER_STATEMENT = 32;
 
-/** Inserts event rows, several per statement, and queues whole messages for the search index. */
+/** Inserts event rows, several per statement, and queues the searchable ones (`isSearchable`) for the search index. */
 export class EventRowWriter {
   /** one prepared INSERT per row count used, prepared the first time that count is written */
   private readonly insertStatements = new Map<number, ReturnType<SqliteDatabase['prepare']>>();
@@ -36,9 +36,9 @@ export class EventRowWriter {
       } catch (error) {
         throw new EventRowsNotWrittenError(start, error);
       }
-      // whole messages only (deltas are not searchable): queued here rather than by a trigger that would parse
-      // the JSON of every streamed delta to find out
-      for (const { event } of chunk) if (isIndexedMessage(event)) this.queueForIndex.run(event.sessionId, event.seq);
+      // whole messages and questions (deltas are not searchable): queued here rather than by a trigger that would
+      // parse the JSON of every streamed delta to find out
+      for (const { event } of chunk) if (isSearchable(event)) this.queueForIndex.run(event.sessionId, event.seq);
     }
   }
 

@@ -1,39 +1,56 @@
-import type { CoreEvent } from '../../shared/events.js';
+import { CoreEventSchema, type CoreEvent } from '../../shared/events.js';
 import type { SqliteDatabase } from './database.js';
+import { isSearchable, searchableText } from './searchable-text.js';
 
 /** Queued messages are indexed together once this many are waiting (and always before a search). */
 export const INDEX_BATCH_SIZE = 1024;
 
-/** Whole messages are searchable, deltas are not. */
-export function isIndexedMessage(event: CoreEvent): boolean {
-  return event.type === 'message' && !event.delta;
+interface QueuedRow {
+  id: number;
+  session_id: string;
+  seq: number;
+  json: string;
 }
 
-/** Moves messages queued as they were written (`EventRowWriter`) into `message_fts`, in one transaction per batch. */
+/**
+ * Moves the events queued as they were written (`EventRowWriter`) into `message_fts` as plain text, a batch per transaction: a queue of any
+ * length (a whole history queued again by a migration) is read a batch at a time, never all at once.
+ */
 export class MessageIndexQueue {
   private sinceFlush = 0;
-  private readonly moveQueued;
+  private readonly moveBatch;
   private readonly anyQueued;
 
   constructor(db: SqliteDatabase) {
-    const indexQueued = db.prepare(
-      `INSERT INTO message_fts (text, session_id, seq)
-       SELECT json_extract(events.json, '$.text'), events.session_id, events.seq
+    const nextBatch = db.prepare<[number], QueuedRow>(
+      `SELECT queue.id, queue.session_id, queue.seq, events.json
        FROM message_fts_queue AS queue
        JOIN events ON events.session_id = queue.session_id AND events.seq = queue.seq
-       ORDER BY queue.id`,
+       ORDER BY queue.id LIMIT ?`,
     );
+    const index = db.prepare<[string, string, number]>(
+      'INSERT INTO message_fts (text, session_id, seq) VALUES (?, ?, ?)',
+    );
+    const dequeue = db.prepare<[number]>('DELETE FROM message_fts_queue WHERE id <= ?');
     this.anyQueued = db.prepare('SELECT EXISTS (SELECT 1 FROM message_fts_queue)').pluck();
-    const clearQueue = db.prepare('DELETE FROM message_fts_queue');
-    this.moveQueued = db.transaction(() => {
-      indexQueued.run();
-      return clearQueue.run().changes;
+    this.moveBatch = db.transaction((): number => {
+      const rows = nextBatch.all(INDEX_BATCH_SIZE);
+      for (const row of rows) {
+        const event = CoreEventSchema.safeParse(JSON.parse(row.json));
+        const text = event.success ? searchableText(event.data) : undefined;
+        if (text) index.run(text, row.session_id, row.seq);
+      }
+      // entries whose event is gone (its session deleted) go with the batch
+      if (rows.length) dequeue.run(rows.at(-1)!.id);
+      else dequeue.run(Number.MAX_SAFE_INTEGER);
+      return rows.length;
     });
   }
 
-  /** Indexes everything queued (by this process or one that died before indexing); returns how many messages. */
+  /** Indexes everything queued (by this process or one that died before indexing); returns how many events. */
   flush(): number {
-    const indexed = this.moveQueued.immediate();
+    let indexed = 0;
+    for (let moved = this.moveBatch.immediate(); moved > 0; moved = this.moveBatch.immediate()) indexed += moved;
     this.sinceFlush = 0;
     return indexed;
   }
@@ -44,7 +61,7 @@ export class MessageIndexQueue {
   }
 
   noteAppended(event: CoreEvent): void {
-    if (!isIndexedMessage(event)) return;
+    if (!isSearchable(event)) return;
     this.sinceFlush += 1;
     if (this.sinceFlush < INDEX_BATCH_SIZE) return;
     try {

@@ -39,6 +39,8 @@ export function App({ store }: { store: AppStore }) {
   const noModel = state.appInfo?.models.length === 0;
   const question = waitingQuestion(view);
   const answer = useCallback((askId: string, reply: string) => store.answer(askId, reply), [store]);
+  // a review shows the plan and browser of the moment it replays, in its own panel
+  const sidePanelShown = panel !== 'none' && Boolean(view) && !settingsTab && !inReview;
 
   useEffect(() => store.start(), [store]);
   // an error's "open the provider's settings": on that provider's form when it is a saved one
@@ -71,7 +73,7 @@ export function App({ store }: { store: AppStore }) {
   if (state.connection === 'unauthorized') return <MissingToken refused />;
 
   return (
-    <div className={`app-shell ${panel !== 'none' && view && !settingsTab ? 'with-panel' : ''}`}>
+    <div className={`app-shell ${sidePanelShown ? 'with-panel' : ''}`}>
       <SessionSidebar
         store={store}
         sessions={state.sessions}
@@ -158,7 +160,7 @@ export function App({ store }: { store: AppStore }) {
           />
         </main>
       )}
-      {panel !== 'none' && view && !settingsTab ? (
+      {sidePanelShown && view ? (
         <SidePanel store={store} view={view} panel={panel} canOpen={state.appInfo?.shell === 'electron'} />
       ) : null}
     </div>

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { Script } from '../../support/fake-llm/index.js';
-import { launchChromium, openPage, type WatchedPage } from './browser.js';
+import { launchChromium, openPage, type PageOptions, type WatchedPage } from './browser.js';
 import { serveApp, type ServeOptions, type ServedApp } from './served-app.js';
 
 /** how long the app may take to show its composer after the page opens */
@@ -11,9 +11,9 @@ export interface AppInChromium {
   /** starts `manus serve` for the running test */
   serve(script: Script, options?: ServeOptions): Promise<ServedApp>;
   /** opens a watched page on the served app, at its tokened URL unless another is given */
-  openPage(url?: string): Promise<WatchedPage>;
+  openPage(url?: string, pageOptions?: PageOptions): Promise<WatchedPage>;
   /** serves, opens and waits for the composer: the app as a person first sees it */
-  open(script: Script, options?: ServeOptions): Promise<WatchedPage>;
+  open(script: Script, options?: ServeOptions, pageOptions?: PageOptions): Promise<WatchedPage>;
   /** the running test's app and page; throw when the test has not started them */
   readonly app: ServedApp;
   readonly watched: WatchedPage;
@@ -51,14 +51,14 @@ export function useAppInChromium(): AppInChromium {
       app = await serveApp(script, options);
       return app;
     },
-    async openPage(url) {
+    async openPage(url, pageOptions) {
       if (!browser || !app) throw new Error('serve the app before opening a page');
-      watched = await openPage(browser, url ?? app.url);
+      watched = await openPage(browser, url ?? app.url, pageOptions);
       return watched;
     },
-    async open(script, options) {
+    async open(script, options, pageOptions) {
       await fixture.serve(script, options);
-      const opened = await fixture.openPage();
+      const opened = await fixture.openPage(undefined, pageOptions);
       await opened.page.getByTestId('composer-input').waitFor({ timeout: COMPOSER_TIMEOUT_MS });
       return opened;
     },

@@ -29,9 +29,14 @@ export interface WatchedPage {
   screenshot(name: string): Promise<void>;
 }
 
+export interface PageOptions {
+  /** let a test inject scripts (axe-core) the app's Content-Security-Policy would refuse */
+  bypassCSP?: boolean;
+}
+
 /** A page whose dialogs, errors and console are recorded (dialogs are dismissed so nothing hangs). */
-export async function openPage(browser: Browser, url: string): Promise<WatchedPage> {
-  const page = await browser.newPage({ viewport: { width: 1360, height: 860 } });
+export async function openPage(browser: Browser, url: string, options: PageOptions = {}): Promise<WatchedPage> {
+  const page = await browser.newPage({ viewport: { width: 1360, height: 860 }, bypassCSP: options.bypassCSP });
   const watched: WatchedPage = {
     page,
     dialogs: [],

@@ -4,6 +4,7 @@ import { plansSchema } from './003-plans.js';
 import { planProgressIndexSchema } from './004-plan-progress-index.js';
 import { indexQueueByStoreSchema } from './005-index-queue-by-store.js';
 import { sessionWaitingAndFlowChoicesSchema } from './006-session-waiting-and-flow-choices.js';
+import { searchQuestionsSchema } from './007-search-questions.js';
 
 /** A schema change: applied once, in order, inside a transaction. SQL lives in TS modules so it bundles into the CLI. */
 export interface Migration {
@@ -26,4 +27,5 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: sessionWaitingAndFlowChoicesSchema,
     rebuildsTables: true,
   },
+  { version: 7, name: 'search-questions', sql: searchQuestionsSchema },
 ];

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Screenshot } from '../state/session-view.js';
 import { imageSource } from '../lib/format.js';
+import { EnlargeableImage } from './ImageLightbox.js';
 import './panels.css';
 
 /** The latest browser screenshot, live; the scrubber goes back through the earlier ones. */
@@ -20,7 +21,9 @@ export function BrowserPanel({ screenshots }: { screenshots: Screenshot[] }) {
         </span>
         {shot.action ? <span className="badge">{shot.action}</span> : null}
       </div>
-      <img className="browser-shot" src={imageSource(shot.image)} alt={shot.url ?? t('tool.screenshot')} />
+      <EnlargeableImage src={imageSource(shot.image)} alt={shot.url ?? t('tool.screenshot')}>
+        <img className="browser-shot" src={imageSource(shot.image)} alt={shot.url ?? t('tool.screenshot')} />
+      </EnlargeableImage>
       <div className="scrubber">
         <input
           type="range"

@@ -191,6 +191,7 @@ export function Composer({
             <input
               type="file"
               multiple
+              aria-label={t('attach.add')}
               onChange={(event) => {
                 if (event.target.files?.length) onAttach([...event.target.files]);
                 event.target.value = '';

@@ -17,10 +17,17 @@ export function PlanPanel({ plan }: { plan: PlanView | undefined }) {
           <span className="plan-label">{t('planAct.goal')}</span> {plan.snapshot.goal}
         </p>
       ) : null}
-      <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
+      <div
+        className="progress"
+        role="progressbar"
+        aria-label={t('polish.planProgress')}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+      >
         <div className="progress-fill" style={{ width: `${percent}%` }} />
       </div>
-      <p className="plan-progress-text">{t('plan.progress', { done: plan.completedSteps, total: plan.totalSteps })}</p>
+      <p className="plan-progress-text">{t('plan.progress', { done: plan.completedSteps, count: plan.totalSteps })}</p>
       {current ? (
         <div className="plan-current">
           <span className="plan-label">{t('plan.current')}</span>

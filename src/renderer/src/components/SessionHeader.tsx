@@ -30,17 +30,20 @@ export function SessionHeader({
         <h1 className="session-name" title={view.title}>
           {view.title ?? view.session?.title ?? t('app.loading')}
         </h1>
-        <span className={`status-pill status-${status}`} data-testid="session-status" data-status={status}>
-          {running ? <span className="spinner" aria-hidden /> : null}
-          {t(`status.${status}`)}
-        </span>
-        {running && activity ? (
-          <span className="activity">
-            {activity.agent} · {activity.phase === 'thinking' ? t('session.thinking') : t('session.acting')} ·{' '}
-            {t('session.step', { step: activity.step, max: activity.maxSteps })}
+        {/* small facts under the title; the line wraps, so one more figure fits at any width */}
+        <div className="session-meta">
+          <span className={`status-pill status-${status}`} data-testid="session-status" data-status={status}>
+            {running ? <span className="spinner" aria-hidden /> : null}
+            {t(`status.${status}`)}
           </span>
-        ) : null}
-        <UsageBadge usage={view.usage ?? view.session?.usage} />
+          {running && activity ? (
+            <span className="activity">
+              {activity.agent} · {activity.phase === 'thinking' ? t('session.thinking') : t('session.acting')} ·{' '}
+              {t('session.step', { step: activity.step, max: activity.maxSteps })}
+            </span>
+          ) : null}
+          <UsageBadge usage={view.usage ?? view.session?.usage} />
+        </div>
       </div>
       <div className="session-tools">
         {extra}
@@ -52,6 +55,7 @@ export function SessionHeader({
         <button
           type="button"
           className={panel === 'plan' ? 'toggle active' : 'toggle'}
+          aria-pressed={panel === 'plan'}
           onClick={() => onPanel(panel === 'plan' ? 'none' : 'plan')}
           data-testid="toggle-plan"
         >
@@ -61,6 +65,7 @@ export function SessionHeader({
         <button
           type="button"
           className={panel === 'browser' ? 'toggle active' : 'toggle'}
+          aria-pressed={panel === 'browser'}
           onClick={() => onPanel(panel === 'browser' ? 'none' : 'browser')}
           data-testid="toggle-browser"
         >

@@ -12,7 +12,7 @@ export function UsageBadge({ usage }: { usage: UsageTotals | undefined }) {
   ];
   return (
     <span className="usage" data-testid="session-usage" title={details.join('\n')}>
-      {t('session.tokens', { tokens: formatCount(usage.totalTokens) })}
+      {t('session.tokens', { tokens: formatCount(usage.totalTokens), count: usage.totalTokens })}
       {usage.cost === undefined ? null : ` · ${t('budget.cost', { cost: formatCost(usage.cost) })}`}
     </span>
   );

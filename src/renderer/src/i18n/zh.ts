@@ -1,7 +1,12 @@
 import type { en } from './en.js';
 
-/** The same shape as the English strings, every leaf a string: a missing translation fails to compile. */
-type Translation<T> = { [K in keyof T]: T[K] extends string ? string : Translation<T[K]> };
+/**
+ * The same shape as the English strings, every leaf a string: a missing translation fails to compile. Chinese has
+ * one plural form, so the English `_one` forms may be left out (i18next picks `_other` for every count).
+ */
+type Translation<T> = {
+  [K in keyof T as K extends `${string}_one` ? never : K]: T[K] extends string ? string : Translation<T[K]>;
+} & { [K in keyof T as K extends `${string}_one` ? K : never]?: string };
 
 /** Simplified Chinese. */
 export const zh: Translation<typeof en> = {
@@ -62,7 +67,7 @@ export const zh: Translation<typeof en> = {
     thinking: '思考中…',
     acting: '执行中…',
     step: '第 {{step}} / {{max}} 步',
-    tokens: '{{tokens}} 个 token',
+    tokens_other: '{{tokens}} 个 token',
     plan: '计划',
     browser: '浏览器',
     resume: '继续运行',
@@ -75,6 +80,7 @@ export const zh: Translation<typeof en> = {
     calling: '运行中',
     done: '完成',
     error: '失败',
+    stopped: '已停止',
     arguments: '参数',
     output: '输出',
     error_label: '错误',
@@ -96,7 +102,7 @@ export const zh: Translation<typeof en> = {
   },
   plan: {
     title: '计划',
-    progress: '{{done}} / {{total}} 步',
+    progress_other: '{{done}} / {{count}} 步',
     current: '当前步骤',
     notes: '备注',
     result: '结果',
@@ -366,10 +372,10 @@ export const zh: Translation<typeof en> = {
       apiVersion: 'API 版本',
       deployment: '部署名称',
       model: '模型',
-      modelsFound: '端点提供 {{count}} 个模型：可从列表中选择。',
+      modelsFound_other: '端点提供 {{count}} 个模型：可从列表中选择。',
       visionSupport: '支持图片',
       visionAuto: '根据模型名称判断',
-      testOk: '连接成功，用时 {{ms}} 毫秒 · 可用模型 {{count}} 个',
+      testOk_other: '连接成功，用时 {{ms}} 毫秒 · 可用模型 {{count}} 个',
       testFailed: '连接失败',
       test: '测试连接',
       envOverride:
@@ -389,9 +395,9 @@ export const zh: Translation<typeof en> = {
       none: '还没有 MCP 服务器。',
       states: { connecting: '连接中…', connected: '已连接', failed: '失败', disabled: '已停用' },
       enabled: '启用',
-      tools: '{{count}} 个工具',
-      prompts: '{{count}} 个提示',
-      resources: '{{count}} 个资源',
+      tools_other: '{{count}} 个工具',
+      prompts_other: '{{count}} 个提示',
+      resources_other: '{{count}} 个资源',
       approval: '审批',
       approvalDefault: '遵循全局策略',
       approvalAuto: '总是运行',
@@ -515,7 +521,7 @@ export const zh: Translation<typeof en> = {
     title: '文件',
     binary: '无法预览这种文件。请下载后打开。',
     emptyFile: '文件为空。',
-    rowsCut: '仅显示前 {{count}} 行。',
+    rowsCut_other: '仅显示前 {{count}} 行。',
     refresh: '刷新',
     empty: '还没有文件。智能体写入的文件会显示在这里。',
     truncated: '文件太多，未全部显示。',
@@ -581,5 +587,10 @@ export const zh: Translation<typeof en> = {
     placeholder: '输入你的回答…（按 Enter 发送给智能体）',
     send: '回答',
     onCard: '请在下方的输入框中回答。',
+  },
+  polish: {
+    planProgress: '计划进度',
+    enlargeImage: '放大',
+    closeImage: '关闭图片',
   },
 };

@@ -35,12 +35,18 @@ export function SessionPane({
   const retry = useCallback(() => store.retry(), [store]);
   const resume = useCallback(() => store.resume(), [store]);
   const timeline = useMemo(() => withTurnEnd(view), [view]);
+  // a review has its own plan and browser: choosing a side panel goes back to the live session to show it
+  const choosePanel = (choice: PanelChoice) => {
+    if (inReview && choice !== 'none') onReview(undefined);
+    store.showPanel(choice);
+  };
+  const shownPanel = inReview ? 'none' : panel;
   return (
     <>
       <SessionHeader
         view={view}
-        panel={panel}
-        onPanel={(choice) => store.showPanel(choice)}
+        panel={shownPanel}
+        onPanel={choosePanel}
         onResume={() => void store.resume()}
         extra={
           <>
@@ -48,6 +54,7 @@ export function SessionPane({
               <button
                 type="button"
                 className={inReview ? 'toggle active' : 'toggle'}
+                aria-pressed={inReview}
                 onClick={() => onReview(inReview ? undefined : view.sessionId)}
                 data-testid="toggle-review"
               >
@@ -56,8 +63,9 @@ export function SessionPane({
             ) : null}
             <button
               type="button"
-              className={panel === 'files' ? 'toggle active' : 'toggle'}
-              onClick={() => store.showPanel(panel === 'files' ? 'none' : 'files')}
+              className={shownPanel === 'files' ? 'toggle active' : 'toggle'}
+              aria-pressed={shownPanel === 'files'}
+              onClick={() => choosePanel(shownPanel === 'files' ? 'none' : 'files')}
               data-testid="toggle-files"
             >
               {t('workspace.title')}

@@ -50,7 +50,8 @@ export interface ToolItem {
   toolKind: ToolKind;
   agent?: string;
   args: unknown;
-  status: 'calling' | 'done' | 'error';
+  /** stopped: the run ended (Stop, a crash) while the call was running; no result came */
+  status: 'calling' | 'done' | 'error' | 'stopped';
   output?: string;
   error?: string;
   data?: ToolResultData;
@@ -521,8 +522,7 @@ function lastAssistantText(draft: SessionView): string | undefined {
 function endStreaming(draft: SessionView): void {
   draft.items.forEach((item, position) => {
     if (item.kind === 'message' && item.streaming) replaceItem(draft, position, { ...item, streaming: false });
-    if (item.kind === 'tool' && item.status === 'calling')
-      replaceItem(draft, position, { ...item, status: 'error', error: item.error ?? 'stopped' });
+    if (item.kind === 'tool' && item.status === 'calling') replaceItem(draft, position, { ...item, status: 'stopped' });
   });
 }
 

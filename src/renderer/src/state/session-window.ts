@@ -111,8 +111,7 @@ function joinItem(older: TimelineItem, newer: TimelineItem): TimelineItem {
 /** What a `done` event later in the session does to an item still open before it. */
 function endedItem(item: TimelineItem): TimelineItem {
   if (item.kind === 'message' && item.streaming) return { ...item, streaming: false };
-  if (item.kind === 'tool' && item.status === 'calling')
-    return { ...item, status: 'error', error: item.error ?? 'stopped' };
+  if (item.kind === 'tool' && item.status === 'calling') return { ...item, status: 'stopped' };
   return item;
 }
 

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CoreEvent } from '../../../../shared/events.js';
 import type { ManusClient } from '../../client/manus-client.js';
@@ -7,7 +7,7 @@ import { MessageList } from '../../components/MessageList.js';
 import { PlanPanel } from '../../components/PlanPanel.js';
 import { BrowserPanel } from '../../components/BrowserPanel.js';
 import { failureOf, FailureText, type Failure } from '../common/use-action.js';
-import { reviewMarks } from './review-marks.js';
+import { reviewMarks, type ReviewMark } from './review-marks.js';
 import { useShortcut } from '../../shortcuts/use-shortcut.js';
 import './sessions.css';
 
@@ -38,6 +38,7 @@ export function ReviewView({
   const [events, setEvents] = useState<CoreEvent[]>();
   const [position, setPosition] = useState(0);
   const [failure, setFailure] = useState<Failure>();
+  const marksRef = useRef<HTMLOListElement>(null);
 
   useEffect(() => {
     let current = true;
@@ -56,6 +57,10 @@ export function ReviewView({
   }, [client, sessionId]);
 
   const marks = useMemo(() => (events ? reviewMarks(events) : []), [events]);
+  // the marks scroll in rows: the current one stays in sight as Previous and Next step through them
+  useEffect(() => {
+    marksRef.current?.querySelector('.review-mark.current')?.scrollIntoView({ block: 'nearest' });
+  }, [position, marks]);
   const view = useMemo(
     () => sessionViewFromEvents(sessionId, events ? events.slice(0, position) : []),
     [events, position, sessionId],
@@ -80,6 +85,8 @@ export function ReviewView({
   const previous = [...marks].reverse().find((mark) => mark.position < position);
   const next = marks.find((mark) => mark.position > position);
   const showPanel = Boolean(view.plan || view.screenshots.length);
+  // the end's label is the run's status, which has its translation
+  const markLabel = (mark: ReviewMark) => (mark.kind === 'done' ? t(`status.${mark.label}`) : mark.label);
 
   return (
     <div className="review" data-testid="review">
@@ -121,13 +128,14 @@ export function ReviewView({
           {t('review.exit')}
         </button>
       </div>
-      <ol className="review-marks" aria-label={t('review.marks')}>
+      <ol className="review-marks" aria-label={t('review.marks')} ref={marksRef}>
         {marks.map((mark) => (
           <li key={mark.position}>
             <button
               type="button"
               className={`review-mark mark-${mark.kind} ${mark.position <= position ? 'seen' : ''} ${mark.position === position ? 'current' : ''}`}
-              title={mark.label}
+              title={markLabel(mark)}
+              aria-label={markLabel(mark)}
               onClick={() => setPosition(mark.position)}
               data-mark={mark.kind}
             >

@@ -51,8 +51,8 @@ export function SessionSidebar({
     setRenaming(undefined);
     if (!title.trim()) return;
     try {
+      // the header and the newest sessions follow the rename's event; the older pages are this list's own
       const renamed = await store.client.call('renameSession', { sessionId, title: title.trim() });
-      await store.refreshSessions();
       older.renamed(renamed);
     } catch (error) {
       store.fail(error);
@@ -86,7 +86,11 @@ export function SessionSidebar({
     }
   };
 
-  const rows: SessionHit[] = search.hits ?? older.listed.map((summary) => ({ summary }));
+  // a hit shows the session as it is now (renamed, finished since the search), not as it was when found
+  const current = new Map(older.listed.map((summary) => [summary.session.id, summary]));
+  const rows: SessionHit[] =
+    search.hits?.map((hit) => ({ ...hit, summary: current.get(hit.summary.session.id) ?? hit.summary })) ??
+    older.listed.map((summary) => ({ summary }));
   return (
     <nav className="sidebar" aria-label={t('app.sessions')}>
       <div className="sidebar-head">
