@@ -125,6 +125,10 @@ describe('core messages in the UI language', () => {
     );
     expect(readableProblem(tZh, 'network', '', { reason: 'dns' }).title).toBe('找不到模型服务商的地址');
     expect(readableProblem(tEn, 'rate_limited', '', { retryAfterSeconds: 90 }).fix).toContain('wait 90 s');
+    // a key from the environment is fixed there, not in a provider's form
+    expect(readableProblem(tEn, 'unauthorized', '', { configuredBy: 'environment' }).fix).toContain(
+      'MANUS_LLM_API_KEY',
+    );
   });
 
   it('keeps the core’s words for a code it has no text for', () => {

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { CoreEvent, CoreEventInput, SessionInfo, SessionMode, UsageTotals } from '../../shared/events.js';
+import type {
+  CoreEvent,
+  CoreEventInput,
+  MessageParams,
+  SessionInfo,
+  SessionMode,
+  UsageTotals,
+} from '../../shared/events.js';
+import { OVERRIDE_LLM_NAME } from '../config/llm-overrides.js';
 import { createAgent, type AgentCatalog } from '../agent/agent-catalog.js';
 import { RunCancelledError } from '../agent/errors.js';
 import { isLlmError } from '../llm/errors.js';
@@ -127,13 +135,20 @@ export class SessionService {
     const llmConfig = resolveLlmConfig(settings, request.model);
     const existing = request.sessionId ? this.requireSession(request.sessionId) : undefined;
     if (existing && this.isRunning(existing.id)) throw new Error(`Session ${existing.id} is already running.`);
-    // another process running it refuses this one before anything is written
-    if (existing) claimRun(this.store, this.options.dataDir, existing.id);
+    // claimed before anything is written: another process running it refuses this one, and no process ever sees a
+    // session stored as running that no live process holds (it would show it interrupted)
+    const sessionId = existing?.id ?? randomUUID();
+    claimRun(this.store, this.options.dataDir, sessionId);
     const mode = request.mode ?? existing?.mode ?? 'agent';
-    const session = existing
-      ? this.store.updateSession(existing.id, { status: 'running', mode, model: llmConfig.model })
-      : this.createSession(request, mode, llmConfig.model);
-    if (!existing) claimRun(this.store, this.options.dataDir, session.id);
+    let session: SessionInfo;
+    try {
+      session = existing
+        ? this.store.updateSession(existing.id, { status: 'running', mode, model: llmConfig.model })
+        : this.createSession(sessionId, request, mode, llmConfig.model);
+    } catch (error) {
+      clearRunning(this.options.dataDir, sessionId);
+      throw error;
+    }
     this.emit({ type: 'session', sessionId: session.id, action: existing ? 'status' : 'created', session });
     this.emit({
       type: 'message',
@@ -211,8 +226,7 @@ export class SessionService {
     return session;
   }
 
-  private createSession(request: StartTaskRequest, mode: SessionMode, model: string): SessionInfo {
-    const id = randomUUID();
+  private createSession(id: string, request: StartTaskRequest, mode: SessionMode, model: string): SessionInfo {
     const workspace = request.workspace ? resolve(request.workspace) : sessionWorkspaceDir(this.options.dataDir, id);
     if (request.workspace) mkdirSync(workspace, { recursive: true });
     else prepareManagedWorkspace(workspace);
@@ -352,13 +366,19 @@ export class SessionService {
     return result;
   }
 
+  /** Which settings a model error points at: a saved provider by name, or the MANUS_LLM_* environment. */
+  private providerParams(sessionId: string): MessageParams {
+    const provider = this.live.get(sessionId)?.provider;
+    if (!provider) return {};
+    return provider === OVERRIDE_LLM_NAME ? { configuredBy: 'environment' } : { provider };
+  }
+
   private settleError(sessionId: string, error: unknown, signal: AbortSignal): RunResult {
     if (signal.aborted || error instanceof RunCancelledError) {
       return this.settle(sessionId, { sessionId, status: 'cancelled', result: 'Cancelled by the user.' });
     }
     const described = describeError(error);
-    const provider = this.live.get(sessionId)?.provider;
-    const params = provider && isLlmError(error) ? { ...described.params, provider } : described.params;
+    const params = isLlmError(error) ? { ...described.params, ...this.providerParams(sessionId) } : described.params;
     this.emit({ type: 'error', sessionId, ...described, ...(params ? { params } : {}) });
     return this.settle(sessionId, { sessionId, status: 'failed', result: described.message });
   }

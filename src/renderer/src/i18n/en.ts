@@ -150,6 +150,8 @@ export const en = {
       unauthorized: {
         title: 'The provider rejected the API key',
         fix: 'The key is wrong, expired or revoked: enter a valid key in the provider’s settings, then retry.',
+        fixEnvironment:
+          'The key is wrong, expired or revoked. It comes from MANUS_LLM_API_KEY (or OPENAI_API_KEY) in the environment Manus was started with: set a valid key there and restart Manus, or add a provider with its key in Settings.',
       },
       forbidden: {
         title: 'The API key has no access to this model',
@@ -158,6 +160,8 @@ export const en = {
       no_api_key: {
         title: 'No API key is set for this provider',
         fix: 'Enter the key in the provider’s settings, then retry.',
+        fixEnvironment:
+          'Set MANUS_LLM_API_KEY (or OPENAI_API_KEY) in the environment Manus starts with, or add a provider with its key in Settings.',
       },
       not_found: {
         title: 'The model or the provider’s address was not found',

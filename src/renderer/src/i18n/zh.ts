@@ -154,6 +154,8 @@ export const zh: Translation<typeof en> = {
       unauthorized: {
         title: '服务商拒绝了 API 密钥',
         fix: '密钥错误、已过期或已被吊销：请在该服务商的设置中填写有效的密钥，然后重试。',
+        fixEnvironment:
+          '密钥错误、已过期或已被吊销。它来自启动 Manus 时环境中的 MANUS_LLM_API_KEY（或 OPENAI_API_KEY）：请在那里设置有效的密钥并重启 Manus，或在“设置”中添加带密钥的服务商。',
       },
       forbidden: {
         title: '此 API 密钥无权使用这个模型',
@@ -162,6 +164,8 @@ export const zh: Translation<typeof en> = {
       no_api_key: {
         title: '这个服务商还没有设置 API 密钥',
         fix: '请在该服务商的设置中填写密钥，然后重试。',
+        fixEnvironment:
+          '请在启动 Manus 的环境中设置 MANUS_LLM_API_KEY（或 OPENAI_API_KEY），或在“设置”中添加带密钥的服务商。',
       },
       not_found: {
         title: '找不到模型或服务商地址',

@@ -37,6 +37,17 @@ function errorKey(code: string, params: MessageParams): string {
   return reason === 'refused' || reason === 'dns' ? `network_${reason}` : 'network';
 }
 
+/** The fix for the case at hand: the wait the provider asked for, or the environment the model was set up by. */
+function codedFix(t: TFunction, key: string, params: MessageParams): string {
+  const variant =
+    typeof params.retryAfterSeconds === 'number'
+      ? 'fixAfterWait'
+      : params.configuredBy === 'environment'
+        ? 'fixEnvironment'
+        : 'fix';
+  return t(`${key}.${variant}`, { ...params, defaultValue: t(`${key}.fix`, params) });
+}
+
 export function readableProblem(
   t: TFunction,
   code: string,
@@ -47,9 +58,7 @@ export function readableProblem(
   const key = `coreMessages.errors.${errorKey(code, params)}`;
   const opensProviderSettings = PROVIDER_SETTINGS_CODES.has(code);
   if (t(`${key}.title`, { defaultValue: '' })) {
-    const waits = typeof params.retryAfterSeconds === 'number';
-    const fix = t(waits ? `${key}.fixAfterWait` : `${key}.fix`, { ...params, defaultValue: t(`${key}.fix`, params) });
-    return { title: t(`${key}.title`, params), fix, opensProviderSettings, coded: true };
+    return { title: t(`${key}.title`, params), fix: codedFix(t, key, params), opensProviderSettings, coded: true };
   }
   // a code this renderer has no text for: recognised by its words, else said as the core said it
   const known = recogniseProblem(code, message);
