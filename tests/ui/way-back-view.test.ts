@@ -145,5 +145,12 @@ describe('core messages in the UI language', () => {
       '1 image(s) left out: model m does not take images',
     );
     expect(readableNotice(tZh, 'some_new_code', 'Something new.')).toBe('Something new.');
+    // one code, two wordings
+    expect(readableNotice(tEn, 'flow_resumed', 'Finishing the plan.', { variant: 'finishing' })).toBe(
+      'Every step is done: finishing the plan.',
+    );
+    expect(readableNotice(tZh, 'flow_resumed', 'Continuing', { step: 2, text: '画图' })).toBe(
+      '从第 2 步继续执行计划：画图',
+    );
   });
 });

@@ -239,6 +239,14 @@ export const en = {
       local_sandbox:
         'The sandbox is in local mode: Python and shell commands run directly on this computer, without isolation. Switch it to Docker in Settings to isolate them.',
       agent_stuck: 'The agent repeated itself and was asked to try another way.',
+      flow_resumed: 'Continuing the plan from step {{step}}: {{text}}',
+      flow_resumed_finishing: 'Every step is done: finishing the plan.',
+      nothing_to_resume: 'The plan “{{plan}}” was already finished: nothing was run again.',
+      default_plan: 'Planning did not work out, so a default plan is used.',
+      planner_retry: 'The planner’s answer was not valid: it is asked again.',
+      replan_failed: 'The plan could not be revised: it is kept as it was.',
+      mcp_failed:
+        'The MCP server “{{server}}” is not available: its tools are left out of this run (see Settings → MCP).',
     },
     retryReasons: {
       rate_limited: 'The provider is limiting requests.',

@@ -242,6 +242,13 @@ export const zh: Translation<typeof en> = {
       local_sandbox:
         '沙箱处于本地模式：Python 和 shell 命令直接在这台电脑上运行，没有隔离。可在“设置”中切换到 Docker 以隔离它们。',
       agent_stuck: '智能体在重复自己，已要求它换一种做法。',
+      flow_resumed: '从第 {{step}} 步继续执行计划：{{text}}',
+      flow_resumed_finishing: '所有步骤都已完成：正在收尾。',
+      nothing_to_resume: '计划“{{plan}}”已经完成，没有重新运行任何步骤。',
+      default_plan: '规划没有成功，改用默认计划。',
+      planner_retry: '规划器的回答无效，已要求它重新回答。',
+      replan_failed: '无法修订计划，保持原计划不变。',
+      mcp_failed: 'MCP 服务器“{{server}}”不可用：本次运行不使用它的工具（见“设置”→ MCP）。',
     },
     retryReasons: {
       rate_limited: '服务商正在限制请求频率。',

@@ -70,11 +70,20 @@ export function readableProblem(
 }
 
 /** notices whose translation names things only the parameters carry */
-const NOTICES_WITH_PARAMS = new Set(['image_dropped', 'no_tool_support', 'context_fitted']);
+const NOTICES_WITH_PARAMS = new Set([
+  'image_dropped',
+  'no_tool_support',
+  'context_fitted',
+  'flow_resumed',
+  'nothing_to_resume',
+  'mcp_failed',
+]);
 
 /** A notice's text in the UI's language; the English text when its code has none. */
 export function readableNotice(t: TFunction, code: string, text: string, params?: MessageParams): string {
   // a notice stored before it had parameters keeps its own words: its numbers and names are only in its text
   if (NOTICES_WITH_PARAMS.has(code) && !params) return text;
-  return t(`coreMessages.notices.${code}`, { ...params, defaultValue: text });
+  // `variant` picks one of a notice's wordings (i18next's context: `flow_resumed_finishing`)
+  const { variant, ...values } = params ?? {};
+  return t(`coreMessages.notices.${code}`, { ...values, context: variant, defaultValue: text });
 }
