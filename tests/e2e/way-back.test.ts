@@ -36,7 +36,14 @@ async function snapBothThemes(target: WatchedPage, name: string): Promise<void> 
   for (const colorScheme of ['light', 'dark'] as const) {
     await target.page.emulateMedia({ colorScheme });
     // the theme's colours fade in: the picture is taken once they are all there
-    await target.page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished)));
+    await target.page.evaluate(() =>
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((animation) => animation instanceof CSSTransition)
+          .map((transition) => transition.finished.catch(() => undefined)),
+      ),
+    );
     await target.page.screenshot({ path: join(SCREENS_DIR, `wayback-${name}-${colorScheme}.png`) });
   }
   await target.page.emulateMedia({ colorScheme: null });
