@@ -308,6 +308,8 @@ describe('the way back from a failed, stopped or interrupted turn, in a browser 
       expect(await view.getAttribute('data-reason')).toBe('refused');
       expect(await view.innerText()).toContain('The Manus server restarted');
       expect(await view.innerText()).toContain('nothing was lost');
+      expect(await view.innerText()).toContain(`serve-token`);
+      expect(await view.innerText()).toContain(`${second.origin}/?token=`);
       await snapBothThemes(page, 'token-refused');
 
       // the printed URL takes the page back to its sessions

@@ -273,6 +273,8 @@ export const en = {
       refusedBody:
         'It no longer accepts this page’s access token: it was started again with a new one. Open the address that `manus serve` printed when it started (it carries the new token).',
       safe: 'Your sessions are kept in the data folder: nothing was lost.',
+      where:
+        'Lost the address? The token is in the file serve-token in the data folder (`manus config path` shows where): open {{origin}}/?token= followed by it.',
     },
   },
   crash: {

@@ -274,6 +274,8 @@ export const zh: Translation<typeof en> = {
       refusedBody:
         '它不再接受此页面的访问令牌：服务器已用新令牌重新启动。请打开 `manus serve` 启动时打印的地址（其中带有新令牌）。',
       safe: '你的会话都保存在数据文件夹中，没有丢失任何内容。',
+      where:
+        '找不到地址了？令牌保存在数据文件夹的 serve-token 文件中（运行 `manus config path` 可查看位置）：打开 {{origin}}/?token= 并在后面接上它。',
     },
   },
   crash: {
