@@ -268,6 +268,23 @@ describe('the way back from a failed, stopped or interrupted turn, in a browser 
     expect(await notice.innerText()).toContain('Tried again (attempt 2 of 6)');
   });
 
+  it('a rate limit longer than Manus waits on its own says how long the provider asked for, counting down to Retry', async () => {
+    const page = await e2e.open(sequence({ fault: 'rate_limit', retryAfterSeconds: 150 }, finish('unused')));
+    await sendTask(page, 'Fetch everything');
+    await waitForStatus(page, 'failed');
+    const problem = page.page.locator('.timeline-scroll .problem-banner');
+    expect(await problem.getAttribute('data-code')).toBe('rate_limited');
+    expect(await problem.innerText()).toContain('The provider asks to wait 150 s');
+    const wait = page.page.getByTestId('retry-wait');
+    const first = Number(await wait.getAttribute('data-seconds'));
+    expect(first).toBeGreaterThan(100);
+    expect(await wait.innerText()).toBe(`You can retry in ${first} seconds.`);
+    await expect
+      .poll(async () => Number(await wait.getAttribute('data-seconds')), { timeout: UI_TIMEOUT_MS })
+      .toBeLessThan(first);
+    await snapBothThemes(page, 'rate-limited-long');
+  });
+
   it('no network: a refused connection says the provider cannot be reached, in the UI’s language', async () => {
     const closedPort = await freePort();
     const page = await e2e.open(sequence(finish('never asked')), {

@@ -259,6 +259,8 @@ export const en = {
     retryIn_one: 'Retrying in {{count}} second (attempt {{attempt}} of {{maxAttempts}}).',
     retryIn_other: 'Retrying in {{count}} seconds (attempt {{attempt}} of {{maxAttempts}}).',
     retryingNow: 'Retrying now (attempt {{attempt}} of {{maxAttempts}})…',
+    canRetryIn_one: 'You can retry in {{count}} second.',
+    canRetryIn_other: 'You can retry in {{count}} seconds.',
     retried: 'Tried again (attempt {{attempt}} of {{maxAttempts}}).',
     turnEnd: {
       cancelled: 'You stopped this run.',

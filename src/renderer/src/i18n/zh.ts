@@ -261,6 +261,8 @@ export const zh: Translation<typeof en> = {
     retryIn_one: '{{count}} 秒后重试（第 {{attempt}} 次，共 {{maxAttempts}} 次）。',
     retryIn_other: '{{count}} 秒后重试（第 {{attempt}} 次，共 {{maxAttempts}} 次）。',
     retryingNow: '正在重试（第 {{attempt}} 次，共 {{maxAttempts}} 次）…',
+    canRetryIn_one: '{{count}} 秒后可以重试。',
+    canRetryIn_other: '{{count}} 秒后可以重试。',
     retried: '已重试（第 {{attempt}} 次，共 {{maxAttempts}} 次）。',
     turnEnd: {
       cancelled: '你停止了这次运行。',
