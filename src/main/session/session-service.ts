@@ -29,7 +29,7 @@ import type { ToolGate } from '../tool/tool-gate.js';
 import type { SessionContext } from '../tool/session-context.js';
 import type { AnyTool } from '../tool/tool.js';
 import { HumanChannel } from '../human/human-channel.js';
-import { resolveLlmConfig, resolveLlmName } from './llm-resolution.js';
+import { providerOfModel, resolveLlmConfig, resolveLlmName } from './llm-resolution.js';
 import type { ModeCatalog } from '../flow/mode-catalog.js';
 import { partsForTurn } from '../flow/mode-parts.js';
 import type { RunContext, RunResult, StartTaskRequest } from '../flow/mode-runner.js';
@@ -184,12 +184,16 @@ export class SessionService {
     };
   }
 
-  /** Sends the session's last message again in its mode (its attachments are in its workspace already). */
+  /**
+   * Sends the session's last message again in its mode, on the provider that runs its model (its attachments are in
+   * its workspace already): the settings are read again, so a key fixed since the failure is used.
+   */
   retry(sessionId: string): { sessionId: string; done: Promise<RunResult> } {
     const existing = this.requireSession(sessionId);
     const task = this.lastUserMessage(sessionId);
     if (task === undefined) throw new Error(`Session ${sessionId} has no message to send again.`);
-    return this.start({ task, sessionId, mode: existing.mode, model: existing.model });
+    const model = providerOfModel(this.options.settings(), existing.model);
+    return this.start({ task, sessionId, mode: existing.mode, ...(model ? { model } : {}) });
   }
 
   /** Stops a running turn; returns once the run has settled (at most about a second). */
