@@ -104,6 +104,18 @@ describe('the end of a turn that did not finish', () => {
       ]),
     );
     expect(withTurnEnd(stopped).end).toMatchObject({ status: 'cancelled', canResume: true });
+    // a notice after the end card leaves the way back on that card
+    const noticed = sessionViewFromEvents(SESSION, [
+      ...stamp([
+        user,
+        { type: 'session', sessionId: SESSION, action: 'status', session: info('cancelled') },
+        { type: 'done', sessionId: SESSION, status: 'cancelled', result: 'Cancelled by the user.' },
+        { type: 'notice', sessionId: SESSION, level: 'info', code: 'sandbox_parked', text: 'Parked.' },
+      ]),
+    ]);
+    const { items, end } = withTurnEnd(noticed);
+    expect(items).toBe(noticed.items);
+    expect(items.find((item) => item.kind === 'done')!.key).toBe(end!.key);
     const finished = sessionViewFromEvents(
       SESSION,
       stamp([user, { type: 'done', sessionId: SESSION, status: 'finished', result: 'ok' }]),
