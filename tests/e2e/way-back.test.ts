@@ -179,27 +179,31 @@ describe('the way back from a failed, stopped or interrupted turn, in a browser 
       MANUS_LLM_MODEL: 'fake-model',
     });
     const cliExited = new Promise((resolve) => cli.once('exit', resolve));
+    const row = page.page.locator('.session-row').filter({ hasText: 'Index the archive' });
+    const rowStatus = () => row.locator('.status-badge').getAttribute('data-status');
     try {
       await expect.poll(() => app.llm.chatRequests.length, { timeout: UI_TIMEOUT_MS }).toBeGreaterThan(0);
-      // while the other process lives its run is shown running
+      // while the other process lives its run is shown running, in the list and open
       await page.page.reload();
-      const row = page.page.locator('.session-row').filter({ hasText: 'Index the archive' });
-      await expect
-        .poll(() => row.locator('.status-badge').getAttribute('data-status'), { timeout: UI_TIMEOUT_MS })
-        .toBe('running');
+      await expect.poll(rowStatus, { timeout: UI_TIMEOUT_MS }).toBe('running');
+      await row.locator('[data-session]').click();
+      await waitForStatus(page, 'running');
     } finally {
       cli.kill('SIGKILL');
       await cliExited;
     }
     hang = false;
 
-    await page.page.reload();
-    const row = page.page.locator('.session-row').filter({ hasText: 'Index the archive' });
-    await expect
-      .poll(() => row.locator('.status-badge').getAttribute('data-status'), { timeout: UI_TIMEOUT_MS })
-      .toBe('interrupted');
+    // the page that had it open learns it died when it is opened again, without a reload
+    await page.page.getByTestId('new-session').click();
     await row.locator('[data-session]').click();
     await waitForStatus(page, 'interrupted');
+    await expect.poll(rowStatus, { timeout: UI_TIMEOUT_MS }).toBe('interrupted');
+    // and a page opened afresh lists it interrupted
+    await page.page.reload();
+    await expect.poll(rowStatus, { timeout: UI_TIMEOUT_MS }).toBe('interrupted');
+    await waitForStatus(page, 'interrupted');
+    expect(await page.page.getByTestId('turn-end').getAttribute('data-status')).toBe('interrupted');
     await page.page.getByTestId('turn-resume').click();
     await page.page
       .locator('.message-assistant', { hasText: 'Picked up by the server.' })
