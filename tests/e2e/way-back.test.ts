@@ -36,7 +36,14 @@ async function snapBothThemes(target: WatchedPage, name: string): Promise<void> 
   for (const colorScheme of ['light', 'dark'] as const) {
     await target.page.emulateMedia({ colorScheme });
     // the theme's colours fade in: the picture is taken once they are all there
-    await target.page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished)));
+    await target.page.evaluate(() =>
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((animation) => animation instanceof CSSTransition)
+          .map((transition) => transition.finished.catch(() => undefined)),
+      ),
+    );
     await target.page.screenshot({ path: join(SCREENS_DIR, `wayback-${name}-${colorScheme}.png`) });
   }
   await target.page.emulateMedia({ colorScheme: null });
@@ -172,27 +179,31 @@ describe('the way back from a failed, stopped or interrupted turn, in a browser 
       MANUS_LLM_MODEL: 'fake-model',
     });
     const cliExited = new Promise((resolve) => cli.once('exit', resolve));
+    const row = page.page.locator('.session-row').filter({ hasText: 'Index the archive' });
+    const rowStatus = () => row.locator('.status-badge').getAttribute('data-status');
     try {
       await expect.poll(() => app.llm.chatRequests.length, { timeout: UI_TIMEOUT_MS }).toBeGreaterThan(0);
-      // while the other process lives its run is shown running
+      // while the other process lives its run is shown running, in the list and open
       await page.page.reload();
-      const row = page.page.locator('.session-row').filter({ hasText: 'Index the archive' });
-      await expect
-        .poll(() => row.locator('.status-badge').getAttribute('data-status'), { timeout: UI_TIMEOUT_MS })
-        .toBe('running');
+      await expect.poll(rowStatus, { timeout: UI_TIMEOUT_MS }).toBe('running');
+      await row.locator('[data-session]').click();
+      await waitForStatus(page, 'running');
     } finally {
       cli.kill('SIGKILL');
       await cliExited;
     }
     hang = false;
 
-    await page.page.reload();
-    const row = page.page.locator('.session-row').filter({ hasText: 'Index the archive' });
-    await expect
-      .poll(() => row.locator('.status-badge').getAttribute('data-status'), { timeout: UI_TIMEOUT_MS })
-      .toBe('interrupted');
+    // the page that had it open learns it died when it is opened again, without a reload
+    await page.page.getByTestId('new-session').click();
     await row.locator('[data-session]').click();
     await waitForStatus(page, 'interrupted');
+    await expect.poll(rowStatus, { timeout: UI_TIMEOUT_MS }).toBe('interrupted');
+    // and a page opened afresh lists it interrupted
+    await page.page.reload();
+    await expect.poll(rowStatus, { timeout: UI_TIMEOUT_MS }).toBe('interrupted');
+    await waitForStatus(page, 'interrupted');
+    expect(await page.page.getByTestId('turn-end').getAttribute('data-status')).toBe('interrupted');
     await page.page.getByTestId('turn-resume').click();
     await page.page
       .locator('.message-assistant', { hasText: 'Picked up by the server.' })
@@ -261,6 +272,23 @@ describe('the way back from a failed, stopped or interrupted turn, in a browser 
     expect(await notice.innerText()).toContain('Tried again (attempt 2 of 6)');
   });
 
+  it('a rate limit longer than Manus waits on its own says how long the provider asked for, counting down to Retry', async () => {
+    const page = await e2e.open(sequence({ fault: 'rate_limit', retryAfterSeconds: 150 }, finish('unused')));
+    await sendTask(page, 'Fetch everything');
+    await waitForStatus(page, 'failed');
+    const problem = page.page.locator('.timeline-scroll .problem-banner');
+    expect(await problem.getAttribute('data-code')).toBe('rate_limited');
+    expect(await problem.innerText()).toContain('The provider asks to wait 150 s');
+    const wait = page.page.getByTestId('retry-wait');
+    const first = Number(await wait.getAttribute('data-seconds'));
+    expect(first).toBeGreaterThan(100);
+    expect(await wait.innerText()).toBe(`You can retry in ${first} seconds.`);
+    await expect
+      .poll(async () => Number(await wait.getAttribute('data-seconds')), { timeout: UI_TIMEOUT_MS })
+      .toBeLessThan(first);
+    await snapBothThemes(page, 'rate-limited-long');
+  });
+
   it('no network: a refused connection says the provider cannot be reached, in the UI’s language', async () => {
     const closedPort = await freePort();
     const page = await e2e.open(sequence(finish('never asked')), {
@@ -301,6 +329,8 @@ describe('the way back from a failed, stopped or interrupted turn, in a browser 
       expect(await view.getAttribute('data-reason')).toBe('refused');
       expect(await view.innerText()).toContain('The Manus server restarted');
       expect(await view.innerText()).toContain('nothing was lost');
+      expect(await view.innerText()).toContain(`serve-token`);
+      expect(await view.innerText()).toContain(`${second.origin}/?token=`);
       await snapBothThemes(page, 'token-refused');
 
       // the printed URL takes the page back to its sessions

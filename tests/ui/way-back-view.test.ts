@@ -104,6 +104,18 @@ describe('the end of a turn that did not finish', () => {
       ]),
     );
     expect(withTurnEnd(stopped).end).toMatchObject({ status: 'cancelled', canResume: true });
+    // a notice after the end card leaves the way back on that card
+    const noticed = sessionViewFromEvents(SESSION, [
+      ...stamp([
+        user,
+        { type: 'session', sessionId: SESSION, action: 'status', session: info('cancelled') },
+        { type: 'done', sessionId: SESSION, status: 'cancelled', result: 'Cancelled by the user.' },
+        { type: 'notice', sessionId: SESSION, level: 'info', code: 'sandbox_parked', text: 'Parked.' },
+      ]),
+    ]);
+    const { items, end } = withTurnEnd(noticed);
+    expect(items).toBe(noticed.items);
+    expect(items.find((item) => item.kind === 'done')!.key).toBe(end!.key);
     const finished = sessionViewFromEvents(
       SESSION,
       stamp([user, { type: 'done', sessionId: SESSION, status: 'finished', result: 'ok' }]),
@@ -125,6 +137,10 @@ describe('core messages in the UI language', () => {
     );
     expect(readableProblem(tZh, 'network', '', { reason: 'dns' }).title).toBe('找不到模型服务商的地址');
     expect(readableProblem(tEn, 'rate_limited', '', { retryAfterSeconds: 90 }).fix).toContain('wait 90 s');
+    // a key from the environment is fixed there, not in a provider's form
+    expect(readableProblem(tEn, 'unauthorized', '', { configuredBy: 'environment' }).fix).toContain(
+      'MANUS_LLM_API_KEY',
+    );
   });
 
   it('keeps the core’s words for a code it has no text for', () => {
@@ -141,5 +157,12 @@ describe('core messages in the UI language', () => {
       '1 image(s) left out: model m does not take images',
     );
     expect(readableNotice(tZh, 'some_new_code', 'Something new.')).toBe('Something new.');
+    // one code, two wordings
+    expect(readableNotice(tEn, 'flow_resumed', 'Finishing the plan.', { variant: 'finishing' })).toBe(
+      'Every step is done: finishing the plan.',
+    );
+    expect(readableNotice(tZh, 'flow_resumed', 'Continuing', { step: 2, text: '画图' })).toBe(
+      '从第 2 步继续执行计划：画图',
+    );
   });
 });

@@ -93,6 +93,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
           level: 'warning',
           code: 'mcp_failed',
           text: `MCP server "${status.name}" is not available: ${status.error ?? 'it failed to start'}`,
+          params: { server: status.name },
         });
       }
     },

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CoreEventInput, Image, SessionStatus } from '../../shared/events.js';
+import type { CoreEventInput, Image, MessageParams, SessionStatus } from '../../shared/events.js';
 import { RunCancelledError } from '../agent/errors.js';
 import type { ToolCallAgent } from '../agent/toolcall-agent.js';
 import type { RunContext } from './mode-runner.js';
@@ -77,7 +77,9 @@ export abstract class BaseFlow {
 
   /** A resumed turn whose plan had already been carried out and summarised: nothing is run again. */
   protected alreadyDone(plan: Plan): FlowResult {
-    this.emitNotice('nothing_to_resume', `Plan "${plan.title}" was already finished; nothing was run again.`);
+    this.emitNotice('nothing_to_resume', `Plan "${plan.title}" was already finished; nothing was run again.`, 'info', {
+      plan: plan.title,
+    });
     return { status: 'finished', result: plan.summary ?? '' };
   }
 
@@ -127,12 +129,8 @@ export abstract class BaseFlow {
     });
   }
 
-  protected emitNotice(
-    code: string,
-    text: string,
-    level: 'info' | 'warning' = 'info',
-    params?: Record<string, string | number>,
-  ): void {
+  /** `params` fill in the notice's translation in the UI (`variant` picks one of its wordings) */
+  protected emitNotice(code: string, text: string, level: 'info' | 'warning' = 'info', params?: MessageParams): void {
     this.run.emit({ type: 'notice', sessionId: this.sessionId, level, code, text, ...(params ? { params } : {}) });
   }
 

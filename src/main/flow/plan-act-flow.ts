@@ -51,7 +51,12 @@ export class PlanActFlow extends BaseFlow {
     let plan = resumable ?? (await this.createPlan(input));
     if (resumable) {
       const next = openStep(plan);
-      this.emitNotice('flow_resumed', next ? `Continuing from step ${next.key}: ${next.text}` : 'Finishing the plan.');
+      this.emitNotice(
+        'flow_resumed',
+        next ? `Continuing from step ${next.key}: ${next.text}` : 'Finishing the plan.',
+        'info',
+        next ? { step: next.key, text: next.text } : { variant: 'finishing' },
+      );
     }
     if (plan.steps.length === 0) return this.finishInfeasible(plan);
     const lastStep = plan.steps.at(-1);

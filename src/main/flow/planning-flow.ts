@@ -66,6 +66,8 @@ export class PlanningFlow extends BaseFlow {
       next
         ? `Continuing plan "${plan.title}" from step ${next.index}: ${next.text}`
         : `Finishing plan "${plan.title}".`,
+      'info',
+      next ? { step: next.index, text: next.text } : { variant: 'finishing' },
     );
     this.emitPlan('updated', reopened);
     return reopened;

@@ -91,6 +91,8 @@ export class LlmError extends Error {
   readonly retryAfterMs?: number;
   readonly attempts?: number;
   readonly reason?: NetworkReason;
+  /** when it failed: a wait the provider asked for counts from here */
+  readonly failedAt = Date.now();
   private readonly retryableOverride?: boolean;
 
   constructor(code: LlmErrorCode, message: string, details: LlmErrorDetails = {}) {
@@ -108,7 +110,9 @@ export class LlmError extends Error {
   get params(): MessageParams {
     return {
       ...(this.status !== undefined ? { status: this.status } : {}),
-      ...(this.retryAfterMs !== undefined ? { retryAfterSeconds: Math.ceil(this.retryAfterMs / 1000) } : {}),
+      ...(this.retryAfterMs !== undefined
+        ? { retryAfterSeconds: Math.ceil(this.retryAfterMs / 1000), retryAt: this.failedAt + this.retryAfterMs }
+        : {}),
       ...(this.attempts !== undefined ? { attempts: this.attempts } : {}),
       ...(this.reason ? { reason: this.reason } : {}),
     };

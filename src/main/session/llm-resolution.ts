@@ -44,3 +44,13 @@ export function resolveVisionLlmConfig(settings: AppSettings): { name: string; c
   const config = name ? settings.llms[name] : undefined;
   return name && config ? { name, config: withImageDetail(settings, config) } : undefined;
 }
+
+/**
+ * The configured provider that runs `model` (the default one first), for a turn sent again on the model it ran on;
+ * undefined when none does any more (the default provider then runs it).
+ */
+export function providerOfModel(settings: AppSettings, model: string): string | undefined {
+  const byDefault = resolveLlmName(settings);
+  if (byDefault && settings.llms[byDefault]?.model === model) return byDefault;
+  return Object.keys(settings.llms).find((name) => settings.llms[name]?.model === model);
+}

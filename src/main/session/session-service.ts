@@ -5,10 +5,12 @@ import {
   isLiveStatus,
   type CoreEvent,
   type CoreEventInput,
+  type MessageParams,
   type SessionInfo,
   type SessionMode,
   type UsageTotals,
 } from '../../shared/events.js';
+import { OVERRIDE_LLM_NAME } from '../config/llm-overrides.js';
 import { createAgent, type AgentCatalog } from '../agent/agent-catalog.js';
 import { RunCancelledError } from '../agent/errors.js';
 import { isLlmError } from '../llm/errors.js';
@@ -28,7 +30,7 @@ import type { ToolGate } from '../tool/tool-gate.js';
 import type { SessionContext } from '../tool/session-context.js';
 import type { AnyTool } from '../tool/tool.js';
 import { HumanChannel } from '../human/human-channel.js';
-import { resolveLlmConfig, resolveLlmName, resolveVisionLlmConfig } from './llm-resolution.js';
+import { providerOfModel, resolveLlmConfig, resolveLlmName, resolveVisionLlmConfig } from './llm-resolution.js';
 import { noVisionModel, unusableVisionModel, type ImageSight } from '../agent/image-observation.js';
 import { createImageDescriber } from '../llm/image-description.js';
 import type { ModeCatalog } from '../flow/mode-catalog.js';
@@ -150,12 +152,19 @@ export class SessionService {
       agents: request.agents ? checkAgents(request.agents, this.agentNames()) : existing?.agents,
       parallel: request.parallel ?? existing?.parallel,
     };
-    // another process running it refuses this one before anything is written
-    if (existing) claimRun(this.store, this.options.dataDir, existing.id);
-    const session = existing
-      ? this.store.updateSession(existing.id, { status: 'running', model: llmConfig.model, ...choices })
-      : this.createSession(request, choices, llmConfig.model);
-    if (!existing) claimRun(this.store, this.options.dataDir, session.id);
+    // claimed before anything is written: another process running it refuses this one, and no process ever sees a
+    // session stored as running that no live process holds (it would show it interrupted)
+    const sessionId = existing?.id ?? randomUUID();
+    claimRun(this.store, this.options.dataDir, sessionId);
+    let session: SessionInfo;
+    try {
+      session = existing
+        ? this.store.updateSession(existing.id, { status: 'running', model: llmConfig.model, ...choices })
+        : this.createSession(sessionId, request, choices, llmConfig.model);
+    } catch (error) {
+      clearRunning(this.options.dataDir, sessionId);
+      throw error;
+    }
     this.emit({ type: 'session', sessionId: session.id, action: existing ? 'status' : 'created', session });
     this.emit({
       type: 'message',
@@ -203,12 +212,16 @@ export class SessionService {
     };
   }
 
-  /** Sends the session's last message again in its mode (its attachments are in its workspace already). */
+  /**
+   * Sends the session's last message again in its mode, on the provider that runs its model (its attachments are in
+   * its workspace already): the settings are read again, so a key fixed since the failure is used.
+   */
   retry(sessionId: string): { sessionId: string; done: Promise<RunResult> } {
     const existing = this.requireSession(sessionId);
     const task = this.lastUserMessage(sessionId);
     if (task === undefined) throw new Error(`Session ${sessionId} has no message to send again.`);
-    return this.start({ task, sessionId, mode: existing.mode, model: existing.model });
+    const model = providerOfModel(this.options.settings(), existing.model);
+    return this.start({ task, sessionId, mode: existing.mode, ...(model ? { model } : {}) });
   }
 
   /** Stops a running turn; returns once the run has settled (at most about a second). */
@@ -254,11 +267,11 @@ export class SessionService {
   }
 
   private createSession(
+    id: string,
     request: StartTaskRequest,
     choices: { mode: SessionMode; agents?: string[]; parallel?: number },
     model: string,
   ): SessionInfo {
-    const id = randomUUID();
     const workspace = request.workspace ? resolve(request.workspace) : sessionWorkspaceDir(this.options.dataDir, id);
     if (request.workspace) mkdirSync(workspace, { recursive: true });
     else prepareManagedWorkspace(workspace);
@@ -463,6 +476,13 @@ export class SessionService {
     return result;
   }
 
+  /** Which settings a model error points at: a saved provider by name, or the MANUS_LLM_* environment. */
+  private providerParams(sessionId: string): MessageParams {
+    const provider = this.live.get(sessionId)?.provider;
+    if (!provider) return {};
+    return provider === OVERRIDE_LLM_NAME ? { configuredBy: 'environment' } : { provider };
+  }
+
   private settleError(sessionId: string, error: unknown, signal: AbortSignal): RunResult {
     if (signal.reason instanceof TokenBudgetExceededError) {
       this.emit({ type: 'error', sessionId, ...describeError(signal.reason) });
@@ -472,8 +492,7 @@ export class SessionService {
       return this.settle(sessionId, { sessionId, status: 'cancelled', result: 'Cancelled by the user.' });
     }
     const described = describeError(error);
-    const provider = this.live.get(sessionId)?.provider;
-    const params = provider && isLlmError(error) ? { ...described.params, provider } : described.params;
+    const params = isLlmError(error) ? { ...described.params, ...this.providerParams(sessionId) } : described.params;
     this.emit({ type: 'error', sessionId, ...described, ...(params ? { params } : {}) });
     return this.settle(sessionId, { sessionId, status: 'failed', result: described.message });
   }

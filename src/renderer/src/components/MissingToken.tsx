@@ -14,7 +14,12 @@ export function MissingToken({ refused = false }: { refused?: boolean }) {
       </div>
       <h1>{refused ? t('coreMessages.token.refusedTitle') : t('token.title')}</h1>
       <p className="welcome-subtitle">{refused ? t('coreMessages.token.refusedBody') : t('token.body')}</p>
-      {refused ? <p className="welcome-subtitle">{t('coreMessages.token.safe')}</p> : null}
+      {refused ? (
+        <>
+          <p className="welcome-subtitle">{t('coreMessages.token.where', { origin: window.location.origin })}</p>
+          <p className="welcome-subtitle">{t('coreMessages.token.safe')}</p>
+        </>
+      ) : null}
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { MessageParams } from '../../../shared/events.js';
 import { readableProblem } from '../lib/core-messages.js';
 import { recogniseProblem } from '../lib/problems.js';
+import { useSecondsUntil } from '../lib/use-seconds-until.js';
 import './problem-banner.css';
 
 /**
@@ -51,6 +52,7 @@ export function ProblemBanner({
         {!readable.coded && !title ? <p className="problem-message">{message}</p> : null}
         {readable.fix ? <p className="problem-fix">{readable.fix}</p> : null}
         {attempts ? <p className="problem-attempts">{t('coreMessages.attempts', { count: attempts })}</p> : null}
+        {typeof params?.retryAt === 'number' ? <RetryWait at={params.retryAt} /> : null}
         {readable.coded ? (
           <details className="problem-details">
             <summary>{t('coreMessages.details')}</summary>
@@ -79,5 +81,18 @@ export function ProblemBanner({
         </button>
       ) : null}
     </div>
+  );
+}
+
+/** The wait the provider asked for before another try, counting down to the moment Retry makes sense. */
+function RetryWait({ at }: { at: number }) {
+  const { t } = useTranslation();
+  const seconds = useSecondsUntil(at);
+  // once over, the wait is history: nothing to say about it
+  if (seconds === 0) return null;
+  return (
+    <p className="problem-wait" data-testid="retry-wait" data-seconds={seconds}>
+      {t('coreMessages.canRetryIn', { count: seconds })}
+    </p>
   );
 }

@@ -187,6 +187,8 @@ export const en = {
       unauthorized: {
         title: 'The provider rejected the API key',
         fix: 'The key is wrong, expired or revoked: enter a valid key in the provider’s settings, then retry.',
+        fixEnvironment:
+          'The key is wrong, expired or revoked. It comes from MANUS_LLM_API_KEY (or OPENAI_API_KEY) in the environment Manus was started with: set a valid key there and restart Manus, or add a provider with its key in Settings.',
       },
       forbidden: {
         title: 'The API key has no access to this model',
@@ -195,6 +197,8 @@ export const en = {
       no_api_key: {
         title: 'No API key is set for this provider',
         fix: 'Enter the key in the provider’s settings, then retry.',
+        fixEnvironment:
+          'Set MANUS_LLM_API_KEY (or OPENAI_API_KEY) in the environment Manus starts with, or add a provider with its key in Settings.',
       },
       not_found: {
         title: 'The model or the provider’s address was not found',
@@ -272,6 +276,14 @@ export const en = {
       local_sandbox:
         'The sandbox is in local mode: Python and shell commands run directly on this computer, without isolation. Switch it to Docker in Settings to isolate them.',
       agent_stuck: 'The agent repeated itself and was asked to try another way.',
+      flow_resumed: 'Continuing the plan from step {{step}}: {{text}}',
+      flow_resumed_finishing: 'Every step is done: finishing the plan.',
+      nothing_to_resume: 'The plan “{{plan}}” was already finished: nothing was run again.',
+      default_plan: 'Planning did not work out, so a default plan is used.',
+      planner_retry: 'The planner’s answer was not valid: it is asked again.',
+      replan_failed: 'The plan could not be revised: it is kept as it was.',
+      mcp_failed:
+        'The MCP server “{{server}}” is not available: its tools are left out of this run (see Settings → MCP).',
     },
     retryReasons: {
       rate_limited: 'The provider is limiting requests.',
@@ -284,6 +296,8 @@ export const en = {
     retryIn_one: 'Retrying in {{count}} second (attempt {{attempt}} of {{maxAttempts}}).',
     retryIn_other: 'Retrying in {{count}} seconds (attempt {{attempt}} of {{maxAttempts}}).',
     retryingNow: 'Retrying now (attempt {{attempt}} of {{maxAttempts}})…',
+    canRetryIn_one: 'You can retry in {{count}} second.',
+    canRetryIn_other: 'You can retry in {{count}} seconds.',
     retried: 'Tried again (attempt {{attempt}} of {{maxAttempts}}).',
     turnEnd: {
       cancelled: 'You stopped this run.',
@@ -298,6 +312,8 @@ export const en = {
       refusedBody:
         'It no longer accepts this page’s access token: it was started again with a new one. Open the address that `manus serve` printed when it started (it carries the new token).',
       safe: 'Your sessions are kept in the data folder: nothing was lost.',
+      where:
+        'Lost the address? The token is in the file serve-token in the data folder (`manus config path` shows where): open {{origin}}/?token= followed by it.',
     },
   },
   crash: {

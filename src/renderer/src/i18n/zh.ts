@@ -192,6 +192,8 @@ export const zh: Translation<typeof en> = {
       unauthorized: {
         title: '服务商拒绝了 API 密钥',
         fix: '密钥错误、已过期或已被吊销：请在该服务商的设置中填写有效的密钥，然后重试。',
+        fixEnvironment:
+          '密钥错误、已过期或已被吊销。它来自启动 Manus 时环境中的 MANUS_LLM_API_KEY（或 OPENAI_API_KEY）：请在那里设置有效的密钥并重启 Manus，或在“设置”中添加带密钥的服务商。',
       },
       forbidden: {
         title: '此 API 密钥无权使用这个模型',
@@ -200,6 +202,8 @@ export const zh: Translation<typeof en> = {
       no_api_key: {
         title: '这个服务商还没有设置 API 密钥',
         fix: '请在该服务商的设置中填写密钥，然后重试。',
+        fixEnvironment:
+          '请在启动 Manus 的环境中设置 MANUS_LLM_API_KEY（或 OPENAI_API_KEY），或在“设置”中添加带密钥的服务商。',
       },
       not_found: {
         title: '找不到模型或服务商地址',
@@ -276,6 +280,13 @@ export const zh: Translation<typeof en> = {
       local_sandbox:
         '沙箱处于本地模式：Python 和 shell 命令直接在这台电脑上运行，没有隔离。可在“设置”中切换到 Docker 以隔离它们。',
       agent_stuck: '智能体在重复自己，已要求它换一种做法。',
+      flow_resumed: '从第 {{step}} 步继续执行计划：{{text}}',
+      flow_resumed_finishing: '所有步骤都已完成：正在收尾。',
+      nothing_to_resume: '计划“{{plan}}”已经完成，没有重新运行任何步骤。',
+      default_plan: '规划没有成功，改用默认计划。',
+      planner_retry: '规划器的回答无效，已要求它重新回答。',
+      replan_failed: '无法修订计划，保持原计划不变。',
+      mcp_failed: 'MCP 服务器“{{server}}”不可用：本次运行不使用它的工具（见“设置”→ MCP）。',
     },
     retryReasons: {
       rate_limited: '服务商正在限制请求频率。',
@@ -288,6 +299,8 @@ export const zh: Translation<typeof en> = {
     retryIn_one: '{{count}} 秒后重试（第 {{attempt}} 次，共 {{maxAttempts}} 次）。',
     retryIn_other: '{{count}} 秒后重试（第 {{attempt}} 次，共 {{maxAttempts}} 次）。',
     retryingNow: '正在重试（第 {{attempt}} 次，共 {{maxAttempts}} 次）…',
+    canRetryIn_one: '{{count}} 秒后可以重试。',
+    canRetryIn_other: '{{count}} 秒后可以重试。',
     retried: '已重试（第 {{attempt}} 次，共 {{maxAttempts}} 次）。',
     turnEnd: {
       cancelled: '你停止了这次运行。',
@@ -301,6 +314,8 @@ export const zh: Translation<typeof en> = {
       refusedBody:
         '它不再接受此页面的访问令牌：服务器已用新令牌重新启动。请打开 `manus serve` 启动时打印的地址（其中带有新令牌）。',
       safe: '你的会话都保存在数据文件夹中，没有丢失任何内容。',
+      where:
+        '找不到地址了？令牌保存在数据文件夹的 serve-token 文件中（运行 `manus config path` 可查看位置）：打开 {{origin}}/?token= 并在后面接上它。',
     },
   },
   crash: {

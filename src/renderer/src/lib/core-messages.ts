@@ -37,6 +37,17 @@ function errorKey(code: string, params: MessageParams): string {
   return reason === 'refused' || reason === 'dns' ? `network_${reason}` : 'network';
 }
 
+/** The fix for the case at hand: the wait the provider asked for, or the environment the model was set up by. */
+function codedFix(t: TFunction, key: string, params: MessageParams): string {
+  const variant =
+    typeof params.retryAfterSeconds === 'number'
+      ? 'fixAfterWait'
+      : params.configuredBy === 'environment'
+        ? 'fixEnvironment'
+        : 'fix';
+  return t(`${key}.${variant}`, { ...params, defaultValue: t(`${key}.fix`, params) });
+}
+
 export function readableProblem(
   t: TFunction,
   code: string,
@@ -47,9 +58,7 @@ export function readableProblem(
   const key = `coreMessages.errors.${errorKey(code, params)}`;
   const opensProviderSettings = PROVIDER_SETTINGS_CODES.has(code);
   if (t(`${key}.title`, { defaultValue: '' })) {
-    const waits = typeof params.retryAfterSeconds === 'number';
-    const fix = t(waits ? `${key}.fixAfterWait` : `${key}.fix`, { ...params, defaultValue: t(`${key}.fix`, params) });
-    return { title: t(`${key}.title`, params), fix, opensProviderSettings, coded: true };
+    return { title: t(`${key}.title`, params), fix: codedFix(t, key, params), opensProviderSettings, coded: true };
   }
   // a code this renderer has no text for: recognised by its words, else said as the core said it
   const known = recogniseProblem(code, message);
@@ -61,12 +70,25 @@ export function readableProblem(
 }
 
 /** notices whose translation names things only the parameters carry */
-const NOTICES_WITH_PARAMS = new Set(['image_dropped', 'no_tool_support', 'context_fitted']);
+const NOTICES_WITH_PARAMS = new Set([
+  'image_dropped',
+  'no_tool_support',
+  'context_fitted',
+  'flow_resumed',
+  'nothing_to_resume',
+  'mcp_failed',
+]);
 
 /** A notice's text in the UI's language; the English text when its code has none. */
 export function readableNotice(t: TFunction, code: string, text: string, params?: MessageParams): string {
   // a notice stored before it had parameters keeps its own words: its numbers and names are only in its text
   if (NOTICES_WITH_PARAMS.has(code) && !params) return text;
-  // Plan-Act's endings and replans keep their words in its own block
-  return t([`coreMessages.notices.${code}`, `planAct.notices.${code}`], { ...params, defaultValue: text });
+  // `variant` picks one of a notice's wordings (i18next's context: `flow_resumed_finishing`); Plan-Act's endings and
+  // replans keep their words in its own block
+  const { variant, ...values } = params ?? {};
+  return t([`coreMessages.notices.${code}`, `planAct.notices.${code}`], {
+    ...values,
+    context: variant,
+    defaultValue: text,
+  });
 }

@@ -126,7 +126,12 @@ export class AppStore {
       window.history.replaceState(window.history.state, '', sessionRoute(sessionId));
     }
     this.set({ activeId: sessionId, sidePanel: 'auto' });
-    if (this.state.views[sessionId]) return;
+    const loaded = this.state.views[sessionId];
+    if (loaded) {
+      // a run shown running may have died in another process since: asking settles it (its status event follows)
+      if (loaded.status === 'running') void this.client.call('getSession', { sessionId }).catch(() => undefined);
+      return;
+    }
     this.set({ loadingId: sessionId });
     try {
       const prefetched = this.prefetched?.sessionId === sessionId ? this.prefetched : undefined;

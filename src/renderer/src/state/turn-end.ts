@@ -20,10 +20,9 @@ export function withTurnEnd(view: SessionView): { items: TimelineItem[]; end?: T
   const status = view.status;
   if (!status || !UNFINISHED.has(status) || view.items.length === 0) return { items: view.items };
   const canResume = status !== 'failed' || Boolean(view.plan && !view.plan.finished);
+  const done = lastTurnsDone(view.items);
+  if (done?.status === status) return { items: view.items, end: { key: done.key, status, canResume } };
   const last = view.items.at(-1)!;
-  if (last.kind === 'done' && last.status === status) {
-    return { items: view.items, end: { key: last.key, status, canResume } };
-  }
   const added: DoneItem = {
     kind: 'done',
     key: `end:${view.lastSeq}`,
@@ -34,4 +33,14 @@ export function withTurnEnd(view: SessionView): { items: TimelineItem[]; end?: T
     repeatsLastMessage: true,
   };
   return { items: [...view.items, added], end: { key: added.key, status, canResume } };
+}
+
+/** The `done` item of the last turn (a notice may come after it; a new message starts another turn). */
+function lastTurnsDone(items: readonly TimelineItem[]): DoneItem | undefined {
+  for (let position = items.length - 1; position >= 0; position -= 1) {
+    const item = items[position]!;
+    if (item.kind === 'done') return item;
+    if (item.kind === 'message' && item.role === 'user') return undefined;
+  }
+  return undefined;
 }

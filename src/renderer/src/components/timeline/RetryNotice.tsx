@@ -1,20 +1,6 @@
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { NoticeItem } from '../../state/session-view.js';
-
-const TICK_MS = 1000;
-
-/** Seconds left until `at`, counted down once a second while there are any. */
-function useSecondsUntil(at: number): number {
-  const [now, setNow] = useState(() => Date.now());
-  const left = Math.max(0, Math.ceil((at - now) / 1000));
-  useEffect(() => {
-    if (left === 0) return;
-    const timer = setTimeout(() => setNow(Date.now()), Math.min(TICK_MS, at - Date.now()));
-    return () => clearTimeout(timer);
-  }, [at, left, now]);
-  return left;
-}
+import { useSecondsUntil } from '../../lib/use-seconds-until.js';
 
 /** The model request failed and is tried again: why, and a live countdown to the next attempt. */
 export function RetryNotice({ item, live }: { item: NoticeItem; live: boolean }) {

@@ -78,7 +78,10 @@ export const TimelineRow = memo(function TimelineRow({
       return (
         <article className={`done-card done-${item.status}`}>
           <header>{t(`done.${item.status}`)}</header>
-          {item.result && !item.repeatsLastMessage ? <Markdown text={item.result} /> : null}
+          {/* a stopped run's result is the core's English "Cancelled by the user.": the header says it */}
+          {item.result && !item.repeatsLastMessage && item.status !== 'cancelled' ? (
+            <Markdown text={item.result} />
+          ) : null}
         </article>
       );
   }
