@@ -102,6 +102,8 @@ export const MessageEventSchema = z.object({
   text: z.string(),
   delta: z.boolean(),
   images: z.array(ImageSchema).optional(),
+  /** a user's message: the files attached to it, relative to the workspace (the model is told where they are) */
+  attachments: z.array(z.string()).optional(),
 });
 
 export const ToolEventSchema = z.object({

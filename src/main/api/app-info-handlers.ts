@@ -5,6 +5,11 @@ import type { SessionRunner } from './session-handlers.js';
 /** model names that take images when a model's `vision` setting is `auto` */
 const VISION_MODEL = /vision|gpt-4o|gpt-4\.1|gpt-5|claude|gemini|vl\b/i;
 
+/** The largest upload the settings allow, in bytes. */
+export function uploadLimitBytes(settings: AppSettings): number {
+  return settings.uploads.maxFileMb * 1024 * 1024;
+}
+
 export type AppInfoHandlers = Pick<CoreHandlers, 'appInfo' | 'setUiLanguage'>;
 
 function visionOf(llm: AppSettings['llms'][string]): boolean {
@@ -38,6 +43,7 @@ export function createAppInfoHandlers(options: {
         models: modelChoices(current),
         defaultModel: current.defaultLlm ?? Object.keys(current.llms)[0],
         runningSessionIds: sessions.runningSessionIds(),
+        uploadLimitBytes: uploadLimitBytes(current),
       };
     },
     setUiLanguage: ({ language }) => {

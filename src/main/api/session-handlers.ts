@@ -4,7 +4,9 @@ import type { SessionService } from '../session/session-service.js';
 import type { SessionStore } from '../store/store-api.js';
 import { deleteSessionEverywhere } from '../store/session-files.js';
 import { cleanupClient, removeSessionSandbox } from '../sandbox/session-sandbox.js';
-import { attachmentNote, plannedUploadPaths, saveUploads } from '../workspace/workspace-files.js';
+import { saveUploads } from '../workspace/workspace-files.js';
+import type { UploadStaging } from '../workspace/upload-staging.js';
+import { asUploadCoreError } from './upload-handlers.js';
 import { CoreApiError } from './invoke.js';
 import { requireSession } from './session-lookup.js';
 
@@ -38,25 +40,34 @@ export function createSessionHandlers(options: {
   dataDir: string;
   /** the sandbox settings runs use, to remove a deleted session's container */
   sandboxSettings: () => SandboxSettings;
+  /** files uploaded for the next message */
+  uploads: UploadStaging;
 }): SessionHandlers {
-  const { sessions, store, dataDir, sandboxSettings } = options;
+  const { sessions, store, dataDir, sandboxSettings, uploads: staging } = options;
   const sessionOrThrow = (sessionId: string) => requireSession(store, sessionId);
 
   return {
-    startTask: ({ attachments, ...request }) => {
+    startTask: ({ uploads, ...request }) => {
       if (request.sessionId) {
-        const session = sessionOrThrow(request.sessionId);
+        sessionOrThrow(request.sessionId);
         if (sessions.isRunning(request.sessionId)) {
           throw new CoreApiError('busy', 'This session is still running.', 'Stop it or wait for it to finish.');
         }
-        if (attachments?.length) request.task += attachmentNote(saveUploads(session.workspace, attachments));
       }
-      const dropped = !request.sessionId && attachments?.length ? attachments : undefined;
-      // a new session's workspace exists once start returns; the files land there before its first step runs
-      const { sessionId, done } = sessions.start(
-        dropped ? { ...request, task: request.task + attachmentNote(plannedUploadPaths(dropped)) } : request,
-      );
-      if (dropped) saveUploads(sessionOrThrow(sessionId).workspace, dropped);
+      // refused before the turn starts: an unfinished upload leaves the message unsent and the files staged
+      asUploadCoreError(() => staging.check(uploads ?? []));
+      // the files land in the workspace (a new session's exists by then) before its first step runs
+      const attach = uploads?.length
+        ? (workspace: string) => {
+            const taken = staging.take(uploads);
+            try {
+              return saveUploads(workspace, taken.files);
+            } finally {
+              taken.done();
+            }
+          }
+        : undefined;
+      const { sessionId, done } = sessions.start(request, { attach });
       // the outcome reaches the UI as a `done` event; nothing waits on this promise
       done.catch(() => undefined);
       return { sessionId };

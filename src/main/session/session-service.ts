@@ -20,6 +20,7 @@ import type { ToolGate } from '../tool/tool-gate.js';
 import type { SessionContext } from '../tool/session-context.js';
 import type { AnyTool } from '../tool/tool.js';
 import { HumanChannel } from '../human/human-channel.js';
+import { attachmentNote } from '../workspace/workspace-files.js';
 import { resolveLlmConfig } from './llm-resolution.js';
 import type { ModeCatalog } from '../flow/mode-catalog.js';
 import { partsForTurn } from '../flow/mode-parts.js';
@@ -62,6 +63,11 @@ export interface SessionServiceOptions {
   warmUpParts?: boolean;
   /** awaited before each turn runs (e.g. MCP servers connected or failed); may emit notices */
   prepareRun?: (run: { session: SessionContext; emit: (event: CoreEventInput) => void }) => Promise<void>;
+}
+
+export interface StartOptions {
+  /** puts the message's attached files into the session's workspace (it exists by then); returns their paths in it */
+  attach?: (workspace: string) => string[];
 }
 
 interface LiveSession {
@@ -113,7 +119,7 @@ export class SessionService {
   }
 
   /** Starts a turn: a new session, or a follow-up message in an existing one. The session row exists on return. */
-  start(request: StartTaskRequest): { sessionId: string; done: Promise<RunResult> } {
+  start(request: StartTaskRequest, options: StartOptions = {}): { sessionId: string; done: Promise<RunResult> } {
     const settings = this.options.settings();
     const llmConfig = resolveLlmConfig(settings, request.model);
     const existing = request.sessionId ? this.requireSession(request.sessionId) : undefined;
@@ -126,6 +132,8 @@ export class SessionService {
       : this.createSession(request, mode, llmConfig.model);
     if (!existing) claimRun(this.store, this.options.dataDir, session.id);
     this.emit({ type: 'session', sessionId: session.id, action: existing ? 'status' : 'created', session });
+    const attachments = this.attachFiles(session, options);
+    // the bubble shows what the person wrote and the files as chips; the model is also told where the files are
     this.emit({
       type: 'message',
       sessionId: session.id,
@@ -133,8 +141,24 @@ export class SessionService {
       role: 'user',
       text: request.task,
       delta: false,
+      ...(attachments.length ? { attachments } : {}),
     });
-    return { sessionId: session.id, done: this.launch(session, { ...request, mode }, settings, llmConfig, false) };
+    const task = request.task + (attachments.length ? attachmentNote(attachments) : '');
+    return {
+      sessionId: session.id,
+      done: this.launch(session, { ...request, task, mode }, settings, llmConfig, false),
+    };
+  }
+
+  /** A turn whose files could not be put in place ends there, failed with the reason, instead of staying running. */
+  private attachFiles(session: SessionInfo, options: StartOptions): string[] {
+    try {
+      return options.attach?.(session.workspace) ?? [];
+    } catch (error) {
+      clearRunning(this.options.dataDir, session.id);
+      this.settleError(session.id, error, new AbortController().signal);
+      throw error;
+    }
   }
 
   /** Continues an interrupted (or cancelled, or failed) session from where it stopped. */
@@ -206,7 +230,9 @@ export class SessionService {
     const events = this.store.listEvents(sessionId);
     for (let i = events.length - 1; i >= 0; i--) {
       const event = events[i];
-      if (event.type === 'message' && event.role === 'user' && !event.delta) return event.text;
+      if (event.type === 'message' && event.role === 'user' && !event.delta) {
+        return event.text + (event.attachments?.length ? attachmentNote(event.attachments) : '');
+      }
     }
     return undefined;
   }

@@ -13,7 +13,7 @@ import { loadSessionPane } from './shell/load-session-pane.js';
 import { StartPane } from './shell/StartPane.js';
 import { SidePanel } from './shell/SidePanel.js';
 import { panelFor } from './shell/panel-for.js';
-import { useAttachments } from './shell/use-attachments.js';
+import { useAttachments } from './features/uploads/use-attachments.js';
 import { useAppShortcuts, useMenuCommands } from './shell/use-app-commands.js';
 import './shell/shell.css';
 
@@ -29,7 +29,12 @@ export function App({ store }: { store: AppStore }) {
   const [addingProvider, setAddingProvider] = useState(false);
   const [reviewing, setReviewing] = useState<string>();
   const [searchSignal, setSearchSignal] = useState<number>();
-  const { attachments, attach, remove: removeAttachment, clear: clearAttachments } = useAttachments(store);
+  const {
+    attachments,
+    attach,
+    remove: removeAttachment,
+    clear: clearAttachments,
+  } = useAttachments(store, state.appInfo?.uploadLimitBytes);
   const view = state.activeId ? state.views[state.activeId] : undefined;
   const running = view?.status === 'running';
   const panel = panelFor(state.sidePanel, view);
@@ -49,7 +54,7 @@ export function App({ store }: { store: AppStore }) {
         task,
         mode,
         model,
-        attachments: attachments.map(({ name, data }) => ({ name, data })),
+        uploads: attachments.flatMap(({ uploadId }) => (uploadId ? [uploadId] : [])),
       });
       if (sent) clearAttachments();
       return sent;
@@ -124,7 +129,7 @@ export function App({ store }: { store: AppStore }) {
             answering={question ? { askId: question.askId, question: question.question } : undefined}
             onAnswer={answer}
             attachments={attachments}
-            onAttach={(files) => void attach(files)}
+            onAttach={attach}
             onRemoveAttachment={removeAttachment}
           />
         </main>

@@ -30,6 +30,9 @@ export const REQUEST_NAMES = [
   'listWorkspace',
   'readWorkspaceFile',
   'uploadFiles',
+  'beginUpload',
+  'appendUpload',
+  'cancelUpload',
   'openWorkspaceFile',
   'setUiLanguage',
 ] as const;

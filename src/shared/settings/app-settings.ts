@@ -5,6 +5,7 @@ import { BrowserSettingsSchema } from './browser-settings.js';
 import { SearchSettingsSchema } from './search-settings.js';
 import { McpSettingsSchema } from './mcp-settings.js';
 import { ApprovalSettingsSchema } from './approval-settings.js';
+import { UploadSettingsSchema } from './upload-settings.js';
 
 export const AgentSettingsSchema = z.object({
   maxSteps: z.number().int().positive().default(20),
@@ -27,5 +28,6 @@ export const AppSettingsSchema = z.object({
   search: SearchSettingsSchema.default(SearchSettingsSchema.parse({})),
   mcp: McpSettingsSchema.default(McpSettingsSchema.parse({})),
   approval: ApprovalSettingsSchema.default(ApprovalSettingsSchema.parse({})),
+  uploads: UploadSettingsSchema.default(UploadSettingsSchema.parse({})),
 });
 export type AppSettings = z.infer<typeof AppSettingsSchema>;

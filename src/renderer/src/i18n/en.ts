@@ -389,7 +389,12 @@ export const en = {
   attach: {
     remove: 'Remove the file',
     add: 'Attach files (or drop them here)',
-    limit: 'Files up to 10 MB each (13 MB together) can be attached.',
+  },
+  uploads: {
+    tooLarge: '{{name}} ({{size}}) is too large to attach.',
+    limit: 'Files up to {{limit}} each can be attached; the uploads.maxFileMb setting changes the limit.',
+    progress: 'uploading {{percent}}%',
+    waiting: 'Wait for the files to finish uploading',
   },
   composerAnswer: {
     target: 'Your message answers the agent’s question',

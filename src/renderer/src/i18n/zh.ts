@@ -389,7 +389,12 @@ export const zh: Translation<typeof en> = {
   attach: {
     remove: '移除文件',
     add: '添加文件（也可拖放到这里）',
-    limit: '每个文件最大 10 MB（合计 13 MB）。',
+  },
+  uploads: {
+    tooLarge: '{{name}}（{{size}}）太大，无法附加。',
+    limit: '每个文件最大 {{limit}}；可用 uploads.maxFileMb 设置修改上限。',
+    progress: '上传中 {{percent}}%',
+    waiting: '请等待文件上传完成',
   },
   composerAnswer: {
     target: '你的消息将回答智能体的问题',

@@ -30,8 +30,8 @@ export interface SendOptions {
   task: string;
   mode: SessionMode;
   model?: string;
-  /** files dropped into the composer (base64) */
-  attachments?: { name: string; data: string }[];
+  /** upload ids of the files attached to the message */
+  uploads?: string[];
 }
 
 const FLUSH_FALLBACK_MS = 50;
@@ -171,7 +171,7 @@ export class AppStore {
         task: options.task,
         mode: options.mode,
         model: options.model,
-        ...(options.attachments?.length ? { attachments: options.attachments } : {}),
+        ...(options.uploads?.length ? { uploads: options.uploads } : {}),
         ...(followUp ? { sessionId: followUp } : {}),
       });
       // the new session's first events may already be here: openSession fetches the stored ones and merges them

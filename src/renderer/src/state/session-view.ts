@@ -25,6 +25,8 @@ export interface MessageItem {
   agent?: string;
   text: string;
   images: Image[];
+  /** a user's message: the files attached to it, relative to the workspace */
+  attachments: string[];
   /** the last event for it was a streamed chunk */
   streaming: boolean;
   /** every event for it in this view was a streamed chunk: text from older events, loaded later, goes before it */
@@ -307,6 +309,7 @@ function applyMessage(draft: SessionView, event: CoreEventOf<'message'>): void {
       agent: event.agent,
       text: event.text,
       images: event.images ?? [],
+      attachments: event.attachments ?? [],
       streaming: event.delta,
       onlyChunks: event.delta,
     });

@@ -3,6 +3,7 @@ import type { MessageItem } from '../../state/session-view.js';
 import { Markdown, isMarkdownCached } from '../Markdown.js';
 import { CopyButton } from '../CopyButton.js';
 import { imageSource } from '../../lib/format.js';
+import { PaperclipIcon } from '../../features/common/PaperclipIcon.js';
 import './timeline.css';
 
 /** While the list flies past, text not rendered before shows plain; Markdown follows when scrolling stops. */
@@ -22,6 +23,15 @@ export const MessageRow = memo(function MessageRow({
       {item.role !== 'user' && item.agent ? <div className="message-agent">{item.agent}</div> : null}
       <div className="message-body">
         {plain ? <p className="plain-text">{item.text}</p> : <Markdown text={item.text} streaming={streaming} />}
+        {item.attachments.length > 0 ? (
+          <ul className="message-attachments" data-testid="message-attachments">
+            {item.attachments.map((path) => (
+              <li key={path} className="chip" title={path}>
+                <PaperclipIcon size={13} /> {path.split('/').pop()}
+              </li>
+            ))}
+          </ul>
+        ) : null}
         {streaming ? <span className="stream-caret" aria-hidden /> : null}
         {item.images.length > 0 ? (
           <div className="message-images">
