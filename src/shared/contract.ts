@@ -23,6 +23,12 @@ import {
   UploadIdsSchema,
   UploadRefSchema,
 } from './contract/uploads.js';
+import {
+  CheckWorkspaceFolderRequestSchema,
+  PickedFolderSchema,
+  RecentWorkspacesSchema,
+  WorkspaceFolderSchema,
+} from './contract/workspace-folders.js';
 
 /**
  * The one contract between the UI and the core: every request (name, request schema, reply schema) and the
@@ -142,6 +148,12 @@ export const CONTRACT = {
   appendUpload: request(AppendUploadRequestSchema, AppendUploadReplySchema),
   /** drops an upload not sent yet (the attachment was removed) */
   cancelUpload: request(UploadRefSchema, Ok),
+  /** checks a folder typed or picked for a new session's workspace; refused with a code saying why */
+  checkWorkspaceFolder: request(CheckWorkspaceFolderRequestSchema, WorkspaceFolderSchema),
+  /** folders sessions were started in lately, newest first */
+  recentWorkspaces: request(z.object({}), RecentWorkspacesSchema),
+  /** desktop app only: the system's folder dialog */
+  pickWorkspaceFolder: request(z.object({}), PickedFolderSchema),
 } as const;
 
 export type Contract = typeof CONTRACT;
@@ -175,3 +187,4 @@ export { REQUEST_NAMES, isRequestName, type RequestName } from './contract/names
 export * from './contract/app-requests.js';
 export * from './contract/event-window.js';
 export * from './contract/uploads.js';
+export * from './contract/workspace-folders.js';

@@ -15,6 +15,7 @@ import { createSessionHandlers, type SessionRunner } from './session-handlers.js
 import { createSettingsHandlers } from './settings-handlers.js';
 import { createWorkspaceHandlers } from './workspace-handlers.js';
 import { createUploadHandlers } from './upload-handlers.js';
+import { createWorkspaceFolderHandlers } from './workspace-folder-handlers.js';
 import { UploadStaging } from '../workspace/upload-staging.js';
 
 export type { SessionRunner } from './session-handlers.js';
@@ -30,6 +31,8 @@ export interface CoreApiOptions {
   runSettings?: () => AppSettings;
   /** the desktop shell opens files with the system's default application; absent in web mode */
   openPath?: (path: string) => Promise<void>;
+  /** the desktop shell's folder dialog for a session's workspace; absent in web mode */
+  pickFolder?: () => Promise<string | undefined>;
   /** remote MCP servers' OAuth tokens, for signing in from the settings screen */
   mcpCredentials?: McpCredentialStore;
   /** the desktop shell relabels its menu in the UI's language */
@@ -72,6 +75,7 @@ export function createCoreApi(options: CoreApiOptions): CoreApi {
     ...createSandboxHandlers({ settings }),
     ...createWorkspaceHandlers({ store, openPath: options.openPath, uploads }),
     ...createUploadHandlers({ uploads }),
+    ...createWorkspaceFolderHandlers({ store, dataDir, pickFolder: options.pickFolder }),
   };
 
   return {

@@ -7,6 +7,8 @@ import { cleanupClient, removeSessionSandbox } from '../sandbox/session-sandbox.
 import { saveUploads } from '../workspace/workspace-files.js';
 import type { UploadStaging } from '../workspace/upload-staging.js';
 import { asUploadCoreError } from './upload-handlers.js';
+import { checkedWorkspaceFolder } from './workspace-folder-handlers.js';
+import { rememberWorkspace } from '../store/recent-workspaces.js';
 import { CoreApiError } from './invoke.js';
 import { requireSession } from './session-lookup.js';
 
@@ -54,8 +56,10 @@ export function createSessionHandlers(options: {
           throw new CoreApiError('busy', 'This session is still running.', 'Stop it or wait for it to finish.');
         }
       }
-      // refused before the turn starts: an unfinished upload leaves the message unsent and the files staged
+      // refused before the turn starts: an unfinished upload or a bad folder leaves the message unsent, files staged
       asUploadCoreError(() => staging.check(uploads ?? []));
+      const workspace =
+        request.workspace && !request.sessionId ? checkedWorkspaceFolder(request.workspace, dataDir) : undefined;
       // the files land in the workspace (a new session's exists by then) before its first step runs
       const attach = uploads?.length
         ? (workspace: string) => {
@@ -67,7 +71,8 @@ export function createSessionHandlers(options: {
             }
           }
         : undefined;
-      const { sessionId, done } = sessions.start(request, { attach });
+      const { sessionId, done } = sessions.start(workspace ? { ...request, workspace } : request, { attach });
+      if (workspace) rememberWorkspace(store, workspace);
       // the outcome reaches the UI as a `done` event; nothing waits on this promise
       done.catch(() => undefined);
       return { sessionId };

@@ -33,6 +33,9 @@ export const REQUEST_NAMES = [
   'beginUpload',
   'appendUpload',
   'cancelUpload',
+  'checkWorkspaceFolder',
+  'recentWorkspaces',
+  'pickWorkspaceFolder',
   'openWorkspaceFile',
   'setUiLanguage',
 ] as const;
