@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -302,5 +302,59 @@ describe('keyboard and input, in a browser against manus serve', () => {
     ]);
     await page.screenshot('bubble-with-attachments');
     rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('works in a folder chosen by path: a bad path gets a clear reason, a good one is the workspace the tools see', async () => {
+    const page = await e2e.open((request) =>
+      request.index === 0
+        ? { toolCalls: [call('str_replace_editor', { command: 'view', path: '/workspace/hello.txt' })] }
+        : finish(`The file says: ${lastToolResult(request)}`),
+    );
+    const mine = realpathSync(mkdtempSync(join(tmpdir(), 'manus-mine-')));
+    writeFileSync(join(mine, 'hello.txt'), 'hello from my own folder');
+    await page.page.getByTestId('choose-folder').click();
+    const path = page.page.getByTestId('folder-path');
+    const error = page.page.getByTestId('folder-error');
+    const refusalFor = async (typed: string) => {
+      await path.fill(typed);
+      await page.page.getByTestId('use-folder').click();
+      await error.waitFor();
+      return { code: await error.getAttribute('data-code'), text: await error.innerText() };
+    };
+    expect(await refusalFor('projects/mine')).toEqual({
+      code: 'not_absolute',
+      text: expect.stringMatching(/full path/),
+    });
+    expect(await refusalFor(join(mine, 'missing'))).toEqual({
+      code: 'not_found',
+      text: expect.stringMatching(/does not exist/),
+    });
+    expect(await refusalFor(join(mine, 'hello.txt'))).toEqual({
+      code: 'not_a_folder',
+      text: expect.stringMatching(/file, not a folder/),
+    });
+    expect(await refusalFor(e2e.app.dataDir)).toEqual({
+      code: 'inside_data_folder',
+      text: expect.stringMatching(/own data/),
+    });
+    await page.screenshot('folder-refused');
+
+    await path.fill(mine);
+    await path.press('Enter');
+    expect(await page.page.getByTestId('chosen-folder').innerText()).toBe(mine);
+    await sendTask(page, 'Read my hello file');
+    await expect.poll(() => status(page).getAttribute('data-status'), { timeout: RUN_TIMEOUT_MS }).toBe('finished');
+    await page.page.locator('.message-assistant', { hasText: 'hello from my own folder' }).waitFor();
+    expect(lastToolResult(e2e.app.llm.chatRequests[1]!)).toContain('hello from my own folder');
+    await page.screenshot('folder-used');
+
+    // the next new session offers it among the recent folders
+    await page.page.keyboard.press('Control+Shift+O');
+    await page.page.getByTestId('choose-folder').click();
+    await page.page.getByTestId('recent-folder').first().waitFor();
+    expect(await page.page.getByTestId('recent-folder').allInnerTexts()).toEqual([mine]);
+    await page.page.getByTestId('recent-folder').first().click();
+    expect(await page.page.getByTestId('chosen-folder').innerText()).toBe(mine);
+    rmSync(mine, { recursive: true, force: true });
   });
 });

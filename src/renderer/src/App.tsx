@@ -11,6 +11,7 @@ import { lazyNamed } from './lib/lazy-named.js';
 import { Banners } from './shell/Banners.js';
 import { loadSessionPane } from './shell/load-session-pane.js';
 import { StartPane } from './shell/StartPane.js';
+import { FolderPicker } from './features/workspace-folder/FolderPicker.js';
 import { SidePanel } from './shell/SidePanel.js';
 import { panelFor } from './shell/panel-for.js';
 import { useAttachments } from './features/uploads/use-attachments.js';
@@ -29,6 +30,8 @@ export function App({ store }: { store: AppStore }) {
   const [addingProvider, setAddingProvider] = useState(false);
   const [reviewing, setReviewing] = useState<string>();
   const [searchSignal, setSearchSignal] = useState<number>();
+  /** the folder the next new session works in; its own new folder when unset */
+  const [workspaceFolder, setWorkspaceFolder] = useState<string>();
   const {
     attachments,
     attach,
@@ -55,11 +58,15 @@ export function App({ store }: { store: AppStore }) {
         mode,
         model,
         uploads: attachments.flatMap(({ uploadId }) => (uploadId ? [uploadId] : [])),
+        workspace: view ? undefined : workspaceFolder,
       });
-      if (sent) clearAttachments();
+      if (sent) {
+        clearAttachments();
+        setWorkspaceFolder(undefined);
+      }
       return sent;
     },
-    [store, attachments, clearAttachments],
+    [store, attachments, clearAttachments, view, workspaceFolder],
   );
 
   return (
@@ -112,6 +119,14 @@ export function App({ store }: { store: AppStore }) {
                   setDraft(task);
                   store.runCommand('focusComposer');
                 }}
+                folderPicker={
+                  <FolderPicker
+                    client={store.client}
+                    shell={state.appInfo?.shell}
+                    chosen={workspaceFolder}
+                    onChoose={setWorkspaceFolder}
+                  />
+                }
               />
             )}
           </ErrorBoundary>

@@ -32,6 +32,8 @@ export interface SendOptions {
   model?: string;
   /** upload ids of the files attached to the message */
   uploads?: string[];
+  /** a new session's folder, checked by the core; its own new folder when unset */
+  workspace?: string;
 }
 
 const FLUSH_FALLBACK_MS = 50;
@@ -172,6 +174,7 @@ export class AppStore {
         mode: options.mode,
         model: options.model,
         ...(options.uploads?.length ? { uploads: options.uploads } : {}),
+        ...(options.workspace && !followUp ? { workspace: options.workspace } : {}),
         ...(followUp ? { sessionId: followUp } : {}),
       });
       // the new session's first events may already be here: openSession fetches the stored ones and merges them
