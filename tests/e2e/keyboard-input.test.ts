@@ -235,6 +235,14 @@ describe('keyboard and input, in a browser against manus serve', () => {
       .locator('.message-images img')
       .evaluateAll((images) => images.map((image) => image.getAttribute('alt')));
     expect(shown.sort()).toEqual(['figures/figure-1.png', 'squares.png']);
+
+    // a file's preview closes with Esc, back to the list, as a dialog would
+    await page.page.getByTestId('toggle-files').click();
+    await page.page.locator('[data-file="squares.png"]').click();
+    await page.page.getByTestId('preview-image').waitFor({ timeout: UI_TIMEOUT_MS });
+    await page.page.keyboard.press('Escape');
+    await page.page.getByTestId('file-preview').waitFor({ state: 'detached' });
+    await page.page.getByTestId('file-list').waitFor();
   });
 
   it('uploads a 30 MB file a chunk per request, refuses one over the limit clearly, and keeps the note out of the bubble', async () => {

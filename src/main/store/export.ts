@@ -58,9 +58,16 @@ function metadataLines(session: SessionInfo): string[] {
   ];
 }
 
-function messageSection(role: MessageEvent['role'], agent: string | undefined, text: string, images?: Image[]) {
+function messageSection(
+  role: MessageEvent['role'],
+  agent: string | undefined,
+  text: string,
+  images?: Image[],
+  attachments?: string[],
+) {
   const who = role === 'user' ? 'User' : `Assistant${agent ? ` (${agent})` : ''}`;
-  return [`## ${who}`, '', text, ...imageLines(images)].join('\n');
+  const attached = attachments?.length ? ['', `Attached: ${attachments.map((path) => `\`${path}\``).join(', ')}`] : [];
+  return [`## ${who}`, '', text, ...attached, ...imageLines(images)].join('\n');
 }
 
 function toolSection(call: ToolEvent): string {
@@ -142,7 +149,7 @@ export function exportSessionMarkdown(store: SessionStore, sessionId: string, op
       if (event.role === 'system' || rendered.has(event.messageId)) continue;
       const whole = wholeMessages.get(event.messageId);
       if (whole) {
-        sections.push(messageSection(whole.role, whole.agent, whole.text, whole.images));
+        sections.push(messageSection(whole.role, whole.agent, whole.text, whole.images, whole.attachments));
         rendered.add(event.messageId);
       } else {
         const text = `${streamedText.get(event.messageId) ?? ''}\n\n_(reply cut off before it was complete)_`;
