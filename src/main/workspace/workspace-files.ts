@@ -10,7 +10,8 @@ import { walkTree } from './workspace-tree.js';
 /** The workspace panel's file access: confined to the session workspace (no `..`, no symlinks out), size-limited. */
 
 const MAX_LISTED = 2000;
-const UPLOADS_FOLDER = 'uploads';
+/** where attached and dropped files land in a workspace */
+export const UPLOADS_FOLDER = 'uploads';
 const MAX_DEPTH = 8;
 /** text previews are cut here */
 const MAX_TEXT_PREVIEW = 512 * 1024;
