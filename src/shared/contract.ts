@@ -11,11 +11,24 @@ import {
   SandboxBuildMethodSchema,
   SandboxStateSchema,
   TestLlmRequestSchema,
-  UploadListSchema,
   WorkspaceFileSchema,
   WorkspaceListingSchema,
 } from './contract/app-requests.js';
 import { EventWindowRequestSchema, EventWindowSchema, SessionOutlineSchema } from './contract/event-window.js';
+import {
+  AppendUploadReplySchema,
+  AppendUploadRequestSchema,
+  BeginUploadReplySchema,
+  BeginUploadRequestSchema,
+  UploadIdsSchema,
+  UploadRefSchema,
+} from './contract/uploads.js';
+import {
+  CheckWorkspaceFolderRequestSchema,
+  PickedFolderSchema,
+  RecentWorkspacesSchema,
+  WorkspaceFolderSchema,
+} from './contract/workspace-folders.js';
 
 /**
  * The one contract between the UI and the core: every request (name, request schema, reply schema) and the
@@ -35,8 +48,8 @@ export const StartTaskRequestSchema = z.object({
   maxSteps: z.number().int().positive().optional(),
   /** flows: run independent plan steps at the same time */
   parallel: z.number().int().positive().max(16).optional(),
-  /** files dropped into the composer: copied into the workspace before the run, their paths added to the task */
-  attachments: UploadListSchema.optional(),
+  /** finished uploads (beginUpload/appendUpload) attached to the message: moved into the workspace before the run */
+  uploads: UploadIdsSchema.optional(),
 });
 export type StartTaskRequest = z.infer<typeof StartTaskRequestSchema>;
 
@@ -65,6 +78,8 @@ export const AppInfoSchema = z.object({
   agents: z.array(z.string()),
   /** the agents a flow uses when the person chooses none */
   defaultFlowAgents: z.array(z.string()),
+  /** the largest file an upload may be (the uploads.maxFileMb setting) */
+  uploadLimitBytes: z.number().int().positive(),
 });
 export type AppInfo = z.infer<typeof AppInfoSchema>;
 
@@ -132,7 +147,19 @@ export const CONTRACT = {
   openWorkspaceFile: request(SessionRef.extend({ path: z.string().min(1).max(4096) }), Ok),
   /** the language the UI shows, so the desktop app's menu follows it (nothing to do in web mode) */
   setUiLanguage: request(z.object({ language: z.enum(['en', 'zh']) }), Ok),
-  uploadFiles: request(SessionRef.extend({ files: UploadListSchema }), z.object({ paths: z.array(z.string()) })),
+  /** finished uploads dropped into the workspace panel, moved into the session's uploads folder */
+  uploadFiles: request(SessionRef.extend({ uploads: UploadIdsSchema }), z.object({ paths: z.array(z.string()) })),
+  /** an upload's name and size (refused over the limit); its chunks follow with appendUpload */
+  beginUpload: request(BeginUploadRequestSchema, BeginUploadReplySchema),
+  appendUpload: request(AppendUploadRequestSchema, AppendUploadReplySchema),
+  /** drops an upload not sent yet (the attachment was removed) */
+  cancelUpload: request(UploadRefSchema, Ok),
+  /** checks a folder typed or picked for a new session's workspace; refused with a code saying why */
+  checkWorkspaceFolder: request(CheckWorkspaceFolderRequestSchema, WorkspaceFolderSchema),
+  /** folders sessions were started in lately, newest first */
+  recentWorkspaces: request(z.object({}), RecentWorkspacesSchema),
+  /** desktop app only: the system's folder dialog */
+  pickWorkspaceFolder: request(z.object({}), PickedFolderSchema),
 } as const;
 
 export type Contract = typeof CONTRACT;
@@ -165,3 +192,5 @@ export { REQUEST_NAMES, isRequestName, type RequestName } from './contract/names
 
 export * from './contract/app-requests.js';
 export * from './contract/event-window.js';
+export * from './contract/uploads.js';
+export * from './contract/workspace-folders.js';

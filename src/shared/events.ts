@@ -128,7 +128,10 @@ export const MessageEventSchema = z.object({
   images: z.array(ImageSchema).optional(),
   /** a flow's executor wrote it while working on this step */
   step: z.object({ planId: z.string(), stepIndex: z.number().int().nonnegative() }).optional(),
-  /** workspace files the message presents (a step's results), relative to the workspace */
+  /**
+   * workspace files, relative to the workspace: those a message presents (a step's results), or, on a user's message,
+   * the files attached to it (the model is told where they are)
+   */
   attachments: z.array(z.string()).optional(),
 });
 

@@ -1,10 +1,11 @@
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCoreApi, type CoreApi } from '../../src/main/api/core-api.js';
 import { storedSettings } from '../../src/main/api/settings-access.js';
 import { FileKeySecretBox } from '../../src/main/store/secrets.js';
 import { sequence } from '../support/fake-llm/index.js';
+import { UPLOAD_CHUNK_BYTES } from '../../src/shared/contract.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
 
 const finish = (text: string) => ({ text, toolCalls: [{ name: 'terminate', arguments: '{"status":"success"}' }] });
@@ -37,6 +38,17 @@ async function ok<T>(name: string, payload: unknown): Promise<T> {
   const result = await api!.invoke(name, payload);
   if (!result.ok) throw new Error(`${name} failed: ${result.error.message}`);
   return result.value as T;
+}
+
+/** A file uploaded as the renderer does it: announced, then sent a chunk at a time; returns its upload id. */
+async function uploaded(name: string, content: string | Buffer): Promise<string> {
+  const bytes = Buffer.from(content);
+  const { uploadId } = await ok<{ uploadId: string }>('beginUpload', { name, size: bytes.length });
+  for (let offset = 0; offset < bytes.length; offset += UPLOAD_CHUNK_BYTES) {
+    const data = bytes.subarray(offset, offset + UPLOAD_CHUNK_BYTES).toString('base64');
+    await ok('appendUpload', { uploadId, offset, data });
+  }
+  return uploadId;
 }
 
 function done(sessionId: string): Promise<void> {
@@ -96,13 +108,18 @@ describe('issue 8 requests', () => {
     await coreApi();
     const { sessionId } = await ok<{ sessionId: string }>('startTask', {
       task: 'Summarise the table',
-      attachments: [{ name: 'table.csv', data: Buffer.from('a,b\n1,2\n').toString('base64') }],
+      uploads: [await uploaded('table.csv', 'a,b\n1,2\n')],
     });
     await done(sessionId);
     const session = harness!.store.getSession(sessionId)!;
     expect(readFileSync(join(session.workspace, 'uploads', 'table.csv'), 'utf8')).toBe('a,b\n1,2\n');
     const prompt = JSON.stringify(harness!.llm.chatRequests[0]!.body);
-    expect(prompt).toContain('/workspace/uploads/table.csv');
+    expect(prompt).toContain('Attached files (copied into the workspace): /workspace/uploads/table.csv');
+    // the person's message shows what they wrote and the file, not the note for the model
+    const userMessage = harness!.store
+      .listEvents(sessionId)
+      .find((event) => event.type === 'message' && event.role === 'user');
+    expect(userMessage).toMatchObject({ text: 'Summarise the table', attachments: ['uploads/table.csv'] });
 
     // the workspace panel lists and reads it, confined to the workspace
     const listing = await ok<{ files: { path: string; kind: string }[] }>('listWorkspace', { sessionId });
@@ -113,8 +130,56 @@ describe('issue 8 requests', () => {
     expect(escape).toMatchObject({ ok: false, error: { code: 'outside_workspace' } });
 
     // a follow-up's files go to the same workspace
-    await ok('uploadFiles', { sessionId, files: [{ name: 'more.txt', data: Buffer.from('more').toString('base64') }] });
+    await ok('uploadFiles', { sessionId, uploads: [await uploaded('more.txt', 'more')] });
     expect(existsSync(join(session.workspace, 'uploads', 'more.txt'))).toBe(true);
+  });
+
+  it('takes uploads a chunk at a time up to the uploads.maxFileMb setting, and refuses the rest without losing anything', async () => {
+    await coreApi();
+    const info = await ok<{ uploadLimitBytes: number }>('appInfo', {});
+    expect(info.uploadLimitBytes).toBe(100 * 1024 * 1024);
+    const over = await api!.invoke('beginUpload', { name: 'huge.bin', size: info.uploadLimitBytes + 1 });
+    expect(over).toMatchObject({ ok: false, error: { code: 'too_large', message: expect.stringContaining('100 MB') } });
+    await ok('updateSettings', { settings: { uploads: { maxFileMb: 1 } } });
+    expect((await ok<{ uploadLimitBytes: number }>('appInfo', {})).uploadLimitBytes).toBe(1024 * 1024);
+    const tooBig = await api!.invoke('beginUpload', { name: 'two.bin', size: 2 * 1024 * 1024 });
+    expect(tooBig).toMatchObject({ ok: false, error: { code: 'too_large' } });
+
+    // a chunk out of order or past the announced size is refused; the upload goes on from where it was
+    const { uploadId } = await ok<{ uploadId: string }>('beginUpload', { name: 'half.txt', size: 4 });
+    expect(await api!.invoke('appendUpload', { uploadId, offset: 2, data: 'YWI=' })).toMatchObject({
+      ok: false,
+      error: { code: 'out_of_order' },
+    });
+    expect(await ok<{ received: number }>('appendUpload', { uploadId, offset: 0, data: 'YWI=' })).toEqual({
+      received: 2,
+    });
+    expect(await api!.invoke('appendUpload', { uploadId, offset: 2, data: 'Y2RlZg==' })).toMatchObject({
+      ok: false,
+      error: { code: 'too_large' },
+    });
+    // a message naming an unfinished upload is not sent: no session, the upload still there to finish
+    const before = harness!.store.listSessions({}).length;
+    expect(await api!.invoke('startTask', { task: 'Use it', uploads: [uploadId] })).toMatchObject({
+      ok: false,
+      error: { code: 'incomplete' },
+    });
+    expect(harness!.store.listSessions({})).toHaveLength(before);
+    await ok('appendUpload', { uploadId, offset: 2, data: 'Y2Q=' });
+    const { sessionId } = await ok<{ sessionId: string }>('startTask', { task: 'Use it', uploads: [uploadId] });
+    await done(sessionId);
+    const workspace = harness!.store.getSession(sessionId)!.workspace;
+    expect(readFileSync(join(workspace, 'uploads', 'half.txt'), 'utf8')).toBe('abcd');
+    // sent once: the same id again is unknown, and the staged bytes are gone
+    expect(await api!.invoke('startTask', { task: 'Again', uploads: [uploadId] })).toMatchObject({
+      ok: false,
+      error: { code: 'unknown_upload' },
+    });
+    expect(
+      readdirSync(join(harness!.dataDir, 'upload-staging')).flatMap((folder) =>
+        readdirSync(join(harness!.dataDir, 'upload-staging', folder)),
+      ),
+    ).toEqual([]);
   });
 
   it('opens workspace files with the system in the desktop app only, confined to the workspace', async () => {
@@ -122,7 +187,7 @@ describe('issue 8 requests', () => {
     await coreApi(async (path) => void opened.push(path));
     const { sessionId } = await ok<{ sessionId: string }>('startTask', {
       task: 'Keep this',
-      attachments: [{ name: 'keep.txt', data: Buffer.from('kept').toString('base64') }],
+      uploads: [await uploaded('keep.txt', 'kept')],
     });
     await done(sessionId);
     await ok('openWorkspaceFile', { sessionId, path: 'uploads/keep.txt' });

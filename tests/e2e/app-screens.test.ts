@@ -362,6 +362,7 @@ describe('workspace files', () => {
       buffer: Buffer.from('picked'),
     });
     await expect.poll(() => page.getByTestId('attachments').locator('li').count()).toBe(5);
+    await expect.poll(() => page.getByTestId('attachments').locator('li[data-uploaded="true"]').count()).toBe(5);
     await e2e.watched.screenshot('composer-attachments');
     await sendTask(page, 'Look at these files');
     await waitFinished(page);

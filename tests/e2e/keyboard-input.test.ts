@@ -1,5 +1,10 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sequence } from '../support/fake-llm/index.js';
 import { useAppInChromium } from './support/app-in-chromium.js';
 import type { WatchedPage } from './support/browser.js';
 import { call, finish, lastToolResult } from './support/scripts.js';
@@ -7,6 +12,9 @@ import { call, finish, lastToolResult } from './support/scripts.js';
 const UI_TIMEOUT_MS = 20_000;
 /** a run that starts the sandbox and runs python in it */
 const RUN_TIMEOUT_MS = 90_000;
+/** a 30 MB file through the browser, a chunk per request */
+const UPLOAD_TIMEOUT_MS = 60_000;
+const MB = 1024 * 1024;
 
 const e2e = useAppInChromium();
 
@@ -227,5 +235,134 @@ describe('keyboard and input, in a browser against manus serve', () => {
       .locator('.message-images img')
       .evaluateAll((images) => images.map((image) => image.getAttribute('alt')));
     expect(shown.sort()).toEqual(['figures/figure-1.png', 'squares.png']);
+
+    // a file's preview closes with Esc, back to the list, as a dialog would
+    await page.page.getByTestId('toggle-files').click();
+    await page.page.locator('[data-file="squares.png"]').click();
+    await page.page.getByTestId('preview-image').waitFor({ timeout: UI_TIMEOUT_MS });
+    await page.page.keyboard.press('Escape');
+    await page.page.getByTestId('file-preview').waitFor({ state: 'detached' });
+    await page.page.getByTestId('file-list').waitFor();
+  });
+
+  it('uploads a 30 MB file a chunk per request, refuses one over the limit clearly, and keeps the note out of the bubble', async () => {
+    const page = await e2e.open(sequence(finish('Got the files.')));
+    const folder = mkdtempSync(join(tmpdir(), 'manus-upload-'));
+    const big = join(folder, 'big.bin');
+    const bigBytes = randomBytes(30 * MB);
+    writeFileSync(big, bigBytes);
+    // sparse: over the 100 MB default without writing 101 MB
+    const huge = join(folder, 'huge.bin');
+    writeFileSync(huge, '');
+    truncateSync(huge, 101 * MB);
+    const notes = join(folder, 'notes.txt');
+    writeFileSync(notes, 'some notes');
+    const chunkBodies: number[] = [];
+    page.page.on('request', (request) => {
+      if (request.url().endsWith('/api/appendUpload')) chunkBodies.push(request.postDataBuffer()?.length ?? 0);
+    });
+
+    const input = page.page.getByTestId('composer-input');
+    await input.fill('Compare these files');
+    await page.page.getByTestId('attach-input').setInputFiles([notes, huge]);
+    const banner = page.page.locator('.problem-banner[data-problem="too_large"]');
+    await banner.waitFor({ timeout: UI_TIMEOUT_MS });
+    expect(await banner.innerText()).toContain('huge.bin');
+    expect(await banner.innerText()).toContain('100.0 MB');
+    await page.screenshot('upload-over-limit');
+    // nothing else lost: the other file and the typed text stay
+    const chips = page.page.getByTestId('attachments').locator('li');
+    await expect
+      .poll(() => chips.evaluateAll((items) => items.map((item) => item.getAttribute('data-name'))))
+      .toEqual(['notes.txt']);
+    expect(await input.inputValue()).toBe('Compare these files');
+
+    await page.page.getByTestId('attach-input').setInputFiles(big);
+    await expect
+      .poll(() => chips.evaluateAll((items) => items.map((item) => item.getAttribute('data-uploaded'))), {
+        timeout: UPLOAD_TIMEOUT_MS,
+      })
+      .toEqual(['true', 'true']);
+    await input.press('Enter');
+    await expect.poll(() => status(page).getAttribute('data-status'), { timeout: UI_TIMEOUT_MS }).toBe('finished');
+
+    // streamed by design: 30 MB went as at least 30 requests of one chunk each, none near the file's size
+    expect(chunkBodies.length).toBeGreaterThanOrEqual(30);
+    expect(Math.max(...chunkBodies)).toBeLessThan(2 * MB);
+    const saved = readdirSync(e2e.app.dataDir, { recursive: true, encoding: 'utf8' }).find((path) =>
+      path.endsWith(join('uploads', 'big.bin')),
+    );
+    expect(saved).toBeDefined();
+    const savedBytes = readFileSync(join(e2e.app.dataDir, saved!));
+    expect(createHash('sha256').update(savedBytes).digest('hex')).toBe(
+      createHash('sha256').update(bigBytes).digest('hex'),
+    );
+    expect(JSON.stringify(e2e.app.llm.chatRequests[0]!.body)).toContain(
+      'Attached files (copied into the workspace): /workspace/uploads/notes.txt, /workspace/uploads/big.bin',
+    );
+
+    const bubble = page.page.locator('.message-user');
+    expect(await bubble.locator('.plain-text').innerText()).toBe('Compare these files');
+    expect(await bubble.innerText()).not.toContain('Attached files');
+    expect(await bubble.getByTestId('message-attachments').locator('li').allInnerTexts()).toEqual([
+      expect.stringContaining('notes.txt'),
+      expect.stringContaining('big.bin'),
+    ]);
+    await page.screenshot('bubble-with-attachments');
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('works in a folder chosen by path: a bad path gets a clear reason, a good one is the workspace the tools see', async () => {
+    const page = await e2e.open((request) =>
+      request.index === 0
+        ? { toolCalls: [call('str_replace_editor', { command: 'view', path: '/workspace/hello.txt' })] }
+        : finish(`The file says: ${lastToolResult(request)}`),
+    );
+    const mine = realpathSync(mkdtempSync(join(tmpdir(), 'manus-mine-')));
+    writeFileSync(join(mine, 'hello.txt'), 'hello from my own folder');
+    await page.page.getByTestId('choose-folder').click();
+    const path = page.page.getByTestId('folder-path');
+    const error = page.page.getByTestId('folder-error');
+    const refusalFor = async (typed: string) => {
+      await path.fill(typed);
+      await page.page.getByTestId('use-folder').click();
+      await error.waitFor();
+      return { code: await error.getAttribute('data-code'), text: await error.innerText() };
+    };
+    expect(await refusalFor('projects/mine')).toEqual({
+      code: 'not_absolute',
+      text: expect.stringMatching(/full path/),
+    });
+    expect(await refusalFor(join(mine, 'missing'))).toEqual({
+      code: 'not_found',
+      text: expect.stringMatching(/does not exist/),
+    });
+    expect(await refusalFor(join(mine, 'hello.txt'))).toEqual({
+      code: 'not_a_folder',
+      text: expect.stringMatching(/file, not a folder/),
+    });
+    expect(await refusalFor(e2e.app.dataDir)).toEqual({
+      code: 'inside_data_folder',
+      text: expect.stringMatching(/own data/),
+    });
+    await page.screenshot('folder-refused');
+
+    await path.fill(mine);
+    await path.press('Enter');
+    expect(await page.page.getByTestId('chosen-folder').innerText()).toBe(mine);
+    await sendTask(page, 'Read my hello file');
+    await expect.poll(() => status(page).getAttribute('data-status'), { timeout: RUN_TIMEOUT_MS }).toBe('finished');
+    await page.page.locator('.message-assistant', { hasText: 'hello from my own folder' }).waitFor();
+    expect(lastToolResult(e2e.app.llm.chatRequests[1]!)).toContain('hello from my own folder');
+    await page.screenshot('folder-used');
+
+    // the next new session offers it among the recent folders
+    await page.page.keyboard.press('Control+Shift+O');
+    await page.page.getByTestId('choose-folder').click();
+    await page.page.getByTestId('recent-folder').first().waitFor();
+    expect(await page.page.getByTestId('recent-folder').allInnerTexts()).toEqual([mine]);
+    await page.page.getByTestId('recent-folder').first().click();
+    expect(await page.page.getByTestId('chosen-folder').innerText()).toBe(mine);
+    rmSync(mine, { recursive: true, force: true });
   });
 });

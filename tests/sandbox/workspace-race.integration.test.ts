@@ -16,6 +16,7 @@ import {
   readWorkspaceFile,
   saveUploads,
 } from '../../src/main/workspace/workspace-files.js';
+import { stagedFile } from '../support/staged-file.js';
 import type { TestToolContext } from '../support/tool-context.js';
 import { waitFor } from '../support/wait-for.js';
 import { call, closeSandbox, containerIdOf, sandboxContext, textOf } from './sandbox-test-kit.js';
@@ -139,11 +140,7 @@ describe('host-side workspace operations while the sandbox swaps entries for lin
         note(Buffer.from(image.data, 'base64').toString('latin1'));
       }
       try {
-        note(
-          saveUploads(ctx.workspace, [
-            { name: `upload-${round}.txt`, data: Buffer.from('dropped').toString('base64') },
-          ]),
-        );
+        note(saveUploads(ctx.workspace, [stagedFile(`upload-${round}.txt`, 'dropped')]));
       } catch (error) {
         note(failure(error));
       }

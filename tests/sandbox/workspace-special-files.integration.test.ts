@@ -13,6 +13,7 @@ import {
   readWorkspaceFile,
   saveUploads,
 } from '../../src/main/workspace/workspace-files.js';
+import { stagedFile } from '../support/staged-file.js';
 import type { TestToolContext } from '../support/tool-context.js';
 import { call, closeSandbox, containerIdOf, sandboxContext, textOf } from './sandbox-test-kit.js';
 
@@ -98,7 +99,7 @@ describe('FIFOs and sockets the sandbox makes in the workspace', () => {
   });
 
   it('an upload whose name is taken by a FIFO lands under a free name, the FIFO untouched', () => {
-    const saved = saveUploads(ctx.workspace, [{ name: 'dropped.txt', data: Buffer.from('mine').toString('base64') }]);
+    const saved = saveUploads(ctx.workspace, [stagedFile('dropped.txt', 'mine')]);
     expect(saved).toEqual(['uploads/dropped (1).txt']);
     expect(readFileSync(join(ctx.workspace, 'uploads', 'dropped (1).txt'), 'utf8')).toBe('mine');
     expect(lstatSync(join(ctx.workspace, 'uploads', 'dropped.txt')).isFIFO()).toBe(true);

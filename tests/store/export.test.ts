@@ -156,6 +156,36 @@ describe('exportSessionMarkdown', () => {
     expect(markdown.indexOf('/workspace')).toBeGreaterThan(markdown.indexOf('"pwd"'));
   });
 
+  it("lists a user message's attached files under its text, and the images a final answer gained", () => {
+    const { store } = tempStore();
+    const sessionId = newSession(store, 'Files').id;
+    store.appendEvent(
+      stamped({
+        type: 'message',
+        sessionId,
+        messageId: 'u1',
+        role: 'user',
+        text: 'Compare them',
+        delta: false,
+        attachments: ['uploads/a.csv', 'uploads/b.csv'],
+      }),
+    );
+    const answer = {
+      type: 'message',
+      sessionId,
+      messageId: 'a1',
+      role: 'assistant',
+      text: 'Charted.',
+      delta: false,
+    } as const;
+    store.appendEvent(stamped(answer));
+    store.appendEvent(stamped({ ...answer, images: [{ mimeType: 'image/png', data: PNG, path: 'chart.png' }] }));
+    const markdown = exportSessionMarkdown(store, sessionId);
+    expect(markdown).toContain('Compare them\n\nAttached: `uploads/a.csv`, `uploads/b.csv`');
+    expect(markdown.match(/Charted\./g)).toHaveLength(1);
+    expect(markdown).toContain('chart.png');
+  });
+
   it('refuses an unknown session', () => {
     const { store } = tempStore();
     expect(() => exportSessionMarkdown(store, 'nope')).toThrow(SessionNotFoundError);

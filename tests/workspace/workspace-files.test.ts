@@ -15,12 +15,12 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   listWorkspace,
-  plannedUploadPaths,
   readWorkspaceFile,
   safeFileName,
   saveUploads,
 } from '../../src/main/workspace/workspace-files.js';
-import { UploadListSchema } from '../../src/shared/contract.js';
+import { AppendUploadRequestSchema, UPLOAD_CHUNK_BYTES, UploadIdsSchema } from '../../src/shared/contract.js';
+import { stagedFile } from '../support/staged-file.js';
 
 let root: string;
 let workspace: string;
@@ -36,8 +36,6 @@ beforeEach(() => {
 });
 
 afterEach(() => rmSync(root, { recursive: true, force: true }));
-
-const b64 = (text: string) => Buffer.from(text).toString('base64');
 
 describe('workspace file access', () => {
   it('lists regular files newest first with their kind, never following links out', async () => {
@@ -91,24 +89,22 @@ describe('workspace file access', () => {
 describe('dropped files', () => {
   it('lands in uploads/ with safe names, never overwriting, where the agent was told they are', () => {
     const files = [
-      { name: '../../evil.txt', data: b64('evil') },
-      { name: 'data.csv', data: b64('a,b') },
-      { name: 'data.csv', data: b64('c,d') },
-      { name: '..', data: b64('dots') },
+      stagedFile('../../evil.txt', 'evil'),
+      stagedFile('data.csv', 'a,b'),
+      stagedFile('data.csv', 'c,d'),
+      stagedFile('..', 'dots'),
     ];
-    const planned = plannedUploadPaths(files);
     const saved = saveUploads(workspace, files);
     expect(saved).toEqual(['uploads/evil.txt', 'uploads/data.csv', 'uploads/data (1).csv', 'uploads/_']);
-    expect(saved).toEqual(planned);
     expect(readFileSync(join(workspace, 'uploads', 'data (1).csv'), 'utf8')).toBe('c,d');
     // a second drop of the same name keeps the first file
-    expect(saveUploads(workspace, [{ name: 'data.csv', data: b64('e,f') }])).toEqual(['uploads/data (2).csv']);
+    expect(saveUploads(workspace, [stagedFile('data.csv', 'e,f')])).toEqual(['uploads/data (2).csv']);
     expect(readFileSync(join(workspace, 'uploads', 'data.csv'), 'utf8')).toBe('a,b');
   });
 
   it('refuses an uploads folder that is a link out of the workspace', () => {
     symlinkSync(outside, join(workspace, 'uploads'));
-    expect(() => saveUploads(workspace, [{ name: 'a.txt', data: b64('a') }])).toThrow(/link/);
+    expect(() => saveUploads(workspace, [stagedFile('a.txt', 'a')])).toThrow(/link/);
     expect(readdirSync(outside)).toEqual(['secret.txt']);
   });
 
@@ -116,7 +112,7 @@ describe('dropped files', () => {
     mkdirSync(join(workspace, 'uploads'));
     symlinkSync(join(outside, 'secret.txt'), join(workspace, 'uploads', 'data.csv'));
     symlinkSync(join(outside, 'planted.csv'), join(workspace, 'uploads', 'data (1).csv'));
-    expect(saveUploads(workspace, [{ name: 'data.csv', data: b64('mine') }])).toEqual(['uploads/data (2).csv']);
+    expect(saveUploads(workspace, [stagedFile('data.csv', 'mine')])).toEqual(['uploads/data (2).csv']);
     expect(readFileSync(join(outside, 'secret.txt'), 'utf8')).toBe('do not read');
     expect(readdirSync(outside)).toEqual(['secret.txt']);
   });
@@ -124,7 +120,7 @@ describe('dropped files', () => {
   it('gives uploaded files and the uploads folder to the owner of the workspace folder', () => {
     // run as root here: the workspace belongs to an ordinary user
     chownSync(workspace, 1000, 1000);
-    saveUploads(workspace, [{ name: 'a.txt', data: b64('a') }]);
+    saveUploads(workspace, [stagedFile('a.txt', 'a')]);
     for (const path of ['uploads', 'uploads/a.txt']) {
       const stat = lstatSync(join(workspace, path));
       expect([stat.uid, stat.gid], path).toEqual([1000, 1000]);
@@ -135,17 +131,11 @@ describe('dropped files', () => {
     expect(safeFileName('C:\\Users\\me\\report.pdf')).toBe('report.pdf');
     expect(safeFileName('.bashrc')).toBe('_bashrc');
     expect(safeFileName('a\u0000b?.txt')).toBe('a_b_.txt');
-    expect(UploadListSchema.safeParse([{ name: 'a', data: 'not base64!' }]).success).toBe(false);
-    const eleven = 'A'.repeat(Math.ceil((11 * 1024 * 1024 * 4) / 3));
-    expect(UploadListSchema.safeParse([{ name: 'big', data: eleven }]).success).toBe(false);
-    const six = 'A'.repeat(8 * 1024 * 1024);
-    expect(
-      UploadListSchema.safeParse([
-        { name: 'a', data: six },
-        { name: 'b', data: six },
-        { name: 'c', data: six },
-      ]).success,
-    ).toBe(false);
-    expect(UploadListSchema.safeParse([{ name: 'ok.txt', data: b64('hello') }]).success).toBe(true);
+    const chunk = (data: string) => AppendUploadRequestSchema.safeParse({ uploadId: 'u', offset: 0, data }).success;
+    expect(chunk('not base64!')).toBe(false);
+    // one request carries one chunk at most: a file never travels whole
+    expect(chunk('A'.repeat(Math.ceil(UPLOAD_CHUNK_BYTES / 3) * 4))).toBe(true);
+    expect(chunk('A'.repeat(Math.ceil(UPLOAD_CHUNK_BYTES / 3) * 4 + 4))).toBe(false);
+    expect(UploadIdsSchema.safeParse(Array.from({ length: 21 }, (_, index) => `u${index}`)).success).toBe(false);
   });
 });

@@ -4,6 +4,11 @@ import { supportsVision } from '../llm/model-traits.js';
 import type { SessionRunner } from './session-handlers.js';
 import { DEFAULT_FLOW_AGENTS } from '../flow/flow-modes.js';
 
+/** The largest upload the settings allow, in bytes. */
+export function uploadLimitBytes(settings: AppSettings): number {
+  return settings.uploads.maxFileMb * 1024 * 1024;
+}
+
 export type AppInfoHandlers = Pick<CoreHandlers, 'appInfo' | 'setUiLanguage'>;
 
 function modelChoices(settings: AppSettings): ModelChoice[] {
@@ -35,6 +40,7 @@ export function createAppInfoHandlers(options: {
         runningSessionIds: sessions.runningSessionIds(),
         agents: sessions.agentNames(),
         defaultFlowAgents: DEFAULT_FLOW_AGENTS,
+        uploadLimitBytes: uploadLimitBytes(current),
       };
     },
     setUiLanguage: ({ language }) => {

@@ -5,7 +5,7 @@ import type { McpCredentialStore } from '../mcp/oauth/credential-store.js';
 import type { SessionStore } from '../store/store-api.js';
 import { invokeHandler } from './invoke.js';
 import type { SettingsAccess } from './settings-access.js';
-import { createAppInfoHandlers } from './app-info-handlers.js';
+import { createAppInfoHandlers, uploadLimitBytes } from './app-info-handlers.js';
 import { createEventWindowHandlers } from './event-window-handlers.js';
 import { createExportHandlers } from './export-handlers.js';
 import { createLlmHandlers } from './llm-handlers.js';
@@ -14,6 +14,9 @@ import { createSandboxHandlers } from './sandbox-handlers.js';
 import { createSessionHandlers, type SessionRunner } from './session-handlers.js';
 import { createSettingsHandlers } from './settings-handlers.js';
 import { createWorkspaceHandlers } from './workspace-handlers.js';
+import { createUploadHandlers } from './upload-handlers.js';
+import { createWorkspaceFolderHandlers } from './workspace-folder-handlers.js';
+import { UploadStaging } from '../workspace/upload-staging.js';
 
 export type { SessionRunner } from './session-handlers.js';
 
@@ -28,6 +31,8 @@ export interface CoreApiOptions {
   runSettings?: () => AppSettings;
   /** the desktop shell opens files with the system's default application; absent in web mode */
   openPath?: (path: string) => Promise<void>;
+  /** the desktop shell's folder dialog for a session's workspace; absent in web mode */
+  pickFolder?: () => Promise<string | undefined>;
   /** remote MCP servers' OAuth tokens, for signing in from the settings screen */
   mcpCredentials?: McpCredentialStore;
   /** the desktop shell relabels its menu in the UI's language */
@@ -49,10 +54,11 @@ export function createCoreApi(options: CoreApiOptions): CoreApi {
   const { sessions, store, dataDir, settings } = options;
   const runSettings = options.runSettings ?? settings.read;
   const mcp = createMcpHandlers({ dataDir, settings, mcpCredentials: options.mcpCredentials });
+  const uploads = new UploadStaging(dataDir, () => uploadLimitBytes(runSettings()));
 
   // typed as the whole contract: a request no module answers fails to compile here
   const handlers: CoreHandlers = {
-    ...createSessionHandlers({ sessions, store, dataDir, sandboxSettings: () => runSettings().sandbox }),
+    ...createSessionHandlers({ sessions, store, dataDir, sandboxSettings: () => runSettings().sandbox, uploads }),
     ...createEventWindowHandlers({
       store,
       isRunning: (sessionId) => sessions.isRunning(sessionId),
@@ -74,13 +80,18 @@ export function createCoreApi(options: CoreApiOptions): CoreApi {
     ...createLlmHandlers({ settings }),
     ...mcp.handlers,
     ...createSandboxHandlers({ settings }),
-    ...createWorkspaceHandlers({ store, openPath: options.openPath }),
+    ...createWorkspaceHandlers({ store, openPath: options.openPath, uploads }),
+    ...createUploadHandlers({ uploads }),
+    ...createWorkspaceFolderHandlers({ store, dataDir, pickFolder: options.pickFolder }),
   };
 
   return {
     handlers,
     invoke: (name, payload) => invokeHandler(handlers, name, payload),
     onEvent: (listener) => sessions.subscribe(listener),
-    close: () => mcp.close(),
+    close: async () => {
+      uploads.close();
+      await mcp.close();
+    },
   };
 }

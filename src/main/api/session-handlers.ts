@@ -1,13 +1,14 @@
 import type { CoreHandlers } from '../../shared/contract.js';
-import type { UploadFile } from '../../shared/contract/app-requests.js';
-import type { Image } from '../../shared/events.js';
-import { asModelImage } from '../llm/image-size.js';
 import type { SandboxSettings } from '../../shared/settings/sandbox-settings.js';
 import type { SessionService } from '../session/session-service.js';
 import type { SessionStore } from '../store/store-api.js';
 import { deleteSessionEverywhere } from '../store/session-files.js';
 import { cleanupClient, removeSessionSandbox } from '../sandbox/session-sandbox.js';
-import { attachmentNote, plannedUploadPaths, saveUploads } from '../workspace/workspace-files.js';
+import { saveUploads } from '../workspace/workspace-files.js';
+import type { UploadStaging } from '../workspace/upload-staging.js';
+import { asUploadCoreError } from './upload-handlers.js';
+import { checkedWorkspaceFolder } from './workspace-folder-handlers.js';
+import { rememberWorkspace } from '../store/recent-workspaces.js';
 import { CoreApiError } from './invoke.js';
 import { requireSession } from './session-lookup.js';
 
@@ -46,11 +47,6 @@ export type SessionHandlers = Pick<
   | 'deleteSession'
 >;
 
-/** The attached files that are images, as the model is shown them (by their workspace path). */
-function attachedImages(files: UploadFile[], paths: string[]): Image[] {
-  return files.flatMap((file, index) => asModelImage(file.data, `/workspace/${paths[index]}`) ?? []);
-}
-
 /** Sessions: start, stop, resume and answer a run; list, read, search, rename and delete the stored ones. */
 export function createSessionHandlers(options: {
   sessions: SessionRunner;
@@ -58,33 +54,37 @@ export function createSessionHandlers(options: {
   dataDir: string;
   /** the sandbox settings runs use, to remove a deleted session's container */
   sandboxSettings: () => SandboxSettings;
+  /** files uploaded for the next message */
+  uploads: UploadStaging;
 }): SessionHandlers {
-  const { sessions, store, dataDir, sandboxSettings } = options;
+  const { sessions, store, dataDir, sandboxSettings, uploads: staging } = options;
   const sessionOrThrow = (sessionId: string) => requireSession(store, sessionId);
 
   return {
-    startTask: ({ attachments, ...request }) => {
-      let images: Image[] = [];
+    startTask: ({ uploads, ...request }) => {
       if (request.sessionId) {
-        const session = sessionOrThrow(request.sessionId);
+        sessionOrThrow(request.sessionId);
         if (sessions.isRunning(request.sessionId)) {
           throw new CoreApiError('busy', 'This session is still running.', 'Stop it or wait for it to finish.');
         }
-        if (attachments?.length) {
-          const paths = saveUploads(session.workspace, attachments);
-          request.task += attachmentNote(paths);
-          images = attachedImages(attachments, paths);
-        }
       }
-      const dropped = !request.sessionId && attachments?.length ? attachments : undefined;
-      if (dropped) {
-        const paths = plannedUploadPaths(dropped);
-        request.task += attachmentNote(paths);
-        images = attachedImages(dropped, paths);
-      }
-      // a new session's workspace exists once start returns; the files land there before its first step runs
-      const { sessionId, done } = sessions.start(images.length ? { ...request, images } : request);
-      if (dropped) saveUploads(sessionOrThrow(sessionId).workspace, dropped);
+      // refused before the turn starts: an unfinished upload or a bad folder leaves the message unsent, files staged
+      asUploadCoreError(() => staging.check(uploads ?? []));
+      const workspace =
+        request.workspace && !request.sessionId ? checkedWorkspaceFolder(request.workspace, dataDir) : undefined;
+      // the files land in the workspace (a new session's exists by then) before its first step runs
+      const attach = uploads?.length
+        ? (workspace: string) => {
+            const taken = staging.take(uploads);
+            try {
+              return saveUploads(workspace, taken.files);
+            } finally {
+              taken.done();
+            }
+          }
+        : undefined;
+      const { sessionId, done } = sessions.start(workspace ? { ...request, workspace } : request, { attach });
+      if (workspace) rememberWorkspace(store, workspace);
       // the outcome reaches the UI as a `done` event; nothing waits on this promise
       done.catch(() => undefined);
       return { sessionId };

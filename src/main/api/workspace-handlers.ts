@@ -7,7 +7,9 @@ import {
   saveUploads,
   WorkspaceFileError,
 } from '../workspace/workspace-files.js';
+import type { UploadStaging } from '../workspace/upload-staging.js';
 import { CoreApiError } from './invoke.js';
+import { asUploadCoreError } from './upload-handlers.js';
 import { requireSession } from './session-lookup.js';
 
 export type WorkspaceHandlers = Pick<
@@ -26,8 +28,10 @@ export function createWorkspaceHandlers(options: {
   store: SessionStore;
   /** the desktop shell opens files with the system's default application; absent in web mode */
   openPath?: (path: string) => Promise<void>;
+  /** files uploaded for a drop into the panel */
+  uploads: UploadStaging;
 }): WorkspaceHandlers {
-  const { store, openPath } = options;
+  const { store, openPath, uploads: staging } = options;
   const workspaceOf = (sessionId: string): string => requireSession(store, sessionId).workspace;
 
   return {
@@ -48,11 +52,15 @@ export function createWorkspaceHandlers(options: {
       await openPath(target);
       return { ok: true };
     },
-    uploadFiles: ({ sessionId, files }) => {
+    uploadFiles: ({ sessionId, uploads }) => {
+      const workspace = workspaceOf(sessionId);
+      const taken = asUploadCoreError(() => staging.take(uploads));
       try {
-        return { paths: saveUploads(workspaceOf(sessionId), files) };
+        return { paths: saveUploads(workspace, taken.files) };
       } catch (error) {
         return asCoreError(error);
+      } finally {
+        taken.done();
       }
     },
   };

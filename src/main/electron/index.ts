@@ -56,6 +56,15 @@ if (!app.requestSingleInstanceLock()) {
           const failure = await shell.openPath(path);
           if (failure) throw new Error(failure);
         },
+        // the core checks what comes back like a typed path (exists, a folder, writable, not the data folder)
+        pickFolder: async () => {
+          const window = currentWindow();
+          const options = {
+            properties: ['openDirectory', 'createDirectory'] as Array<'openDirectory' | 'createDirectory'>,
+          };
+          const picked = window ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options);
+          return picked.canceled ? undefined : picked.filePaths[0];
+        },
         version: app.getVersion(),
       });
       const disconnect = connectIpc(api, currentWindow, rendererUrl);

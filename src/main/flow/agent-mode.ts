@@ -4,6 +4,7 @@ import type { SessionStatus } from '../../shared/events.js';
 import type { ModeRunner, RunContext } from './mode-runner.js';
 import { imagesAmong } from './attached-images.js';
 import { filesChangedSince } from './workspace-changes.js';
+import { UPLOADS_FOLDER } from '../workspace/workspace-files.js';
 
 const STATUS_BY_OUTCOME: Record<AgentOutcome, SessionStatus> = {
   success: 'finished',
@@ -32,7 +33,11 @@ export const runAgentMode: ModeRunner = async (run) => {
 function showProducedImages(run: RunContext, agent: ToolCallAgent, startedAt: number): void {
   const answer = agent.answer;
   if (!answer) return;
-  const images = imagesAmong(filesChangedSince(run.session.workspace, startedAt), run.session.workspace);
+  // the person's own attachments land just before the turn starts: they are theirs, not what the agent made
+  const produced = filesChangedSince(run.session.workspace, startedAt).filter(
+    (path) => !path.startsWith(`${UPLOADS_FOLDER}/`),
+  );
+  const images = imagesAmong(produced, run.session.workspace);
   if (images.length === 0) return;
   // the same message again, whole, with the images: views and exports show them under its text
   run.emit({

@@ -33,6 +33,8 @@ import { HumanChannel } from '../human/human-channel.js';
 import { providerOfModel, resolveLlmConfig, resolveLlmName, resolveVisionLlmConfig } from './llm-resolution.js';
 import { noVisionModel, unusableVisionModel, type ImageSight } from '../agent/image-observation.js';
 import { createImageDescriber } from '../llm/image-description.js';
+import { attachmentNote } from '../workspace/workspace-files.js';
+import { imagesAmong } from '../flow/attached-images.js';
 import type { ModeCatalog } from '../flow/mode-catalog.js';
 import { partsForTurn } from '../flow/mode-parts.js';
 import { checkAgents } from '../flow/flow-modes.js';
@@ -77,6 +79,11 @@ export interface SessionServiceOptions {
   warmUpParts?: boolean;
   /** awaited before each turn runs (e.g. MCP servers connected or failed); may emit notices */
   prepareRun?: (run: { session: SessionContext; emit: (event: CoreEventInput) => void }) => Promise<void>;
+}
+
+export interface StartOptions {
+  /** puts the message's attached files into the session's workspace (it exists by then); returns their paths in it */
+  attach?: (workspace: string) => string[];
 }
 
 interface LiveSession {
@@ -141,7 +148,7 @@ export class SessionService {
   }
 
   /** Starts a turn: a new session, or a follow-up message in an existing one. The session row exists on return. */
-  start(request: StartTaskRequest): { sessionId: string; done: Promise<RunResult> } {
+  start(request: StartTaskRequest, options: StartOptions = {}): { sessionId: string; done: Promise<RunResult> } {
     const settings = this.options.settings();
     const llmConfig = resolveLlmConfig(settings, request.model);
     const existing = request.sessionId ? this.requireSession(request.sessionId) : undefined;
@@ -166,6 +173,8 @@ export class SessionService {
       throw error;
     }
     this.emit({ type: 'session', sessionId: session.id, action: existing ? 'status' : 'created', session });
+    const attachments = this.attachFiles(session, options);
+    // the bubble shows what the person wrote and the files as chips; the model is also told where the files are
     this.emit({
       type: 'message',
       sessionId: session.id,
@@ -173,11 +182,32 @@ export class SessionService {
       role: 'user',
       text: request.task,
       delta: false,
+      ...(attachments.length ? { attachments } : {}),
     });
+    const task = request.task + (attachments.length ? attachmentNote(attachments) : '');
+    // attached pictures go with the task: shown to a model that sees, described for one that does not
+    const images = request.images ?? imagesAmong(attachments, session.workspace);
     return {
       sessionId: session.id,
-      done: this.launch(session, { ...request, ...choices }, settings, llmConfig, false),
+      done: this.launch(
+        session,
+        { ...request, ...choices, task, ...(images.length ? { images } : {}) },
+        settings,
+        llmConfig,
+        false,
+      ),
     };
+  }
+
+  /** A turn whose files could not be put in place ends there, failed with the reason, instead of staying running. */
+  private attachFiles(session: SessionInfo, options: StartOptions): string[] {
+    try {
+      return options.attach?.(session.workspace) ?? [];
+    } catch (error) {
+      clearRunning(this.options.dataDir, session.id);
+      this.settleError(session.id, error, new AbortController().signal);
+      throw error;
+    }
   }
 
   /** Continues an interrupted (or cancelled, or failed) session from where it stopped. */
@@ -218,10 +248,14 @@ export class SessionService {
    */
   retry(sessionId: string): { sessionId: string; done: Promise<RunResult> } {
     const existing = this.requireSession(sessionId);
-    const task = this.lastUserMessage(sessionId);
-    if (task === undefined) throw new Error(`Session ${sessionId} has no message to send again.`);
+    const turn = this.lastUserTurn(sessionId);
+    if (turn === undefined) throw new Error(`Session ${sessionId} has no message to send again.`);
     const model = providerOfModel(this.options.settings(), existing.model);
-    return this.start({ task, sessionId, mode: existing.mode, ...(model ? { model } : {}) });
+    // the same bubble again (text and file chips); the files are where the first send put them
+    return this.start(
+      { task: turn.text, sessionId, mode: existing.mode, ...(model ? { model } : {}) },
+      { attach: () => turn.attachments },
+    );
   }
 
   /** Stops a running turn; returns once the run has settled (at most about a second). */
@@ -294,11 +328,19 @@ export class SessionService {
     this.emit({ type: 'session', sessionId, action: 'status', session });
   }
 
+  /** The person's last message as the model reads it: its text, and where its attached files are. */
   private lastUserMessage(sessionId: string): string | undefined {
+    const turn = this.lastUserTurn(sessionId);
+    return turn && turn.text + (turn.attachments.length ? attachmentNote(turn.attachments) : '');
+  }
+
+  private lastUserTurn(sessionId: string): { text: string; attachments: string[] } | undefined {
     const events = this.store.listEvents(sessionId);
     for (let i = events.length - 1; i >= 0; i--) {
       const event = events[i];
-      if (event.type === 'message' && event.role === 'user' && !event.delta) return event.text;
+      if (event.type === 'message' && event.role === 'user' && !event.delta) {
+        return { text: event.text, attachments: event.attachments ?? [] };
+      }
     }
     return undefined;
   }

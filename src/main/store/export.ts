@@ -61,11 +61,18 @@ function metadataLines(session: SessionInfo): string[] {
   ];
 }
 
-function messageSection(role: MessageEvent['role'], agent: string | undefined, text: string, images?: Image[]) {
+function messageSection(
+  role: MessageEvent['role'],
+  agent: string | undefined,
+  text: string,
+  images?: Image[],
+  attachments?: string[],
+) {
   const who = role === 'user' ? 'User' : `Assistant${agent ? ` (${agent})` : ''}`;
   // a Plan-Act executor's JSON report stored by an older version reads as its result
   const shown = role === 'assistant' ? (readStepReport(text)?.result ?? text) : text;
-  return [`## ${who}`, '', shown, ...imageLines(images)].join('\n');
+  const attached = attachments?.length ? ['', `Attached: ${attachments.map((path) => `\`${path}\``).join(', ')}`] : [];
+  return [`## ${who}`, '', shown, ...attached, ...imageLines(images)].join('\n');
 }
 
 function toolSection(call: ToolEvent): string {
@@ -147,7 +154,7 @@ export function exportSessionMarkdown(store: SessionStore, sessionId: string, op
       if (event.role === 'system' || rendered.has(event.messageId)) continue;
       const whole = wholeMessages.get(event.messageId);
       if (whole) {
-        sections.push(messageSection(whole.role, whole.agent, whole.text, whole.images));
+        sections.push(messageSection(whole.role, whole.agent, whole.text, whole.images, whole.attachments));
         rendered.add(event.messageId);
       } else {
         const text = `${streamedText.get(event.messageId) ?? ''}\n\n_(reply cut off before it was complete)_`;

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { basename, extname } from 'node:path';
-import type { UploadFile, WorkspaceEntry, WorkspaceFile, WorkspaceFileKind } from '../../shared/contract.js';
-import { createFree, numberedName } from './free-name.js';
+import type { WorkspaceEntry, WorkspaceFile, WorkspaceFileKind } from '../../shared/contract.js';
+import type { StagedFile } from './upload-staging.js';
+import { createFree } from './free-name.js';
 import { WorkspacePathError, type WorkspaceRefusal } from './workspace-path-error.js';
 import { WorkspaceRoot } from './workspace-root.js';
 import { walkTree } from './workspace-tree.js';
@@ -9,7 +10,8 @@ import { walkTree } from './workspace-tree.js';
 /** The workspace panel's file access: confined to the session workspace (no `..`, no symlinks out), size-limited. */
 
 const MAX_LISTED = 2000;
-const UPLOADS_FOLDER = 'uploads';
+/** where attached and dropped files land in a workspace */
+export const UPLOADS_FOLDER = 'uploads';
 const MAX_DEPTH = 8;
 /** text previews are cut here */
 const MAX_TEXT_PREVIEW = 512 * 1024;
@@ -192,29 +194,17 @@ export function safeFileName(name: string): string {
 }
 
 /**
- * Copies dropped files into `<workspace>/uploads/`; an existing name gets a " (n)" suffix, never overwritten.
- * Synchronous on purpose: called right after a new session starts, the files are there before its first step.
- * Returns the paths relative to the workspace.
+ * Copies uploaded files into `<workspace>/uploads/`, a chunk at a time from where they were staged; an existing name
+ * gets a " (n)" suffix, never overwritten. Synchronous on purpose: called as a new session starts, the files are there
+ * before its first step. Returns the paths relative to the workspace.
  */
-export function saveUploads(workspace: string, files: UploadFile[]): string[] {
+export function saveUploads(workspace: string, files: readonly StagedFile[]): string[] {
   return inWorkspace(workspace, (root) => {
     root.createFolders([UPLOADS_FOLDER]);
     return files.map((file) => {
-      const name = createFree(root, [UPLOADS_FOLDER], safeFileName(file.name), Buffer.from(file.data, 'base64'));
+      const name = createFree(root, [UPLOADS_FOLDER], safeFileName(file.name), { copyOf: file.path });
       return `${UPLOADS_FOLDER}/${name}`;
     });
-  });
-}
-
-/** Where saveUploads puts the files in an empty workspace (a new session's), known before it exists. */
-export function plannedUploadPaths(files: UploadFile[]): string[] {
-  const taken = new Set<string>();
-  return files.map((file) => {
-    const name = safeFileName(file.name);
-    let candidate = name;
-    for (let number = 1; taken.has(candidate); number += 1) candidate = numberedName(name, number);
-    taken.add(candidate);
-    return `uploads/${candidate}`;
   });
 }
 

@@ -12,9 +12,10 @@ import { Banners } from './shell/Banners.js';
 import { MissingToken } from './components/MissingToken.js';
 import { loadSessionPane } from './shell/load-session-pane.js';
 import { StartPane } from './shell/StartPane.js';
+import { FolderPicker } from './features/workspace-folder/FolderPicker.js';
 import { SidePanel } from './shell/SidePanel.js';
 import { panelFor } from './shell/panel-for.js';
-import { useAttachments } from './shell/use-attachments.js';
+import { useAttachments } from './features/uploads/use-attachments.js';
 import { useAppShortcuts, useMenuCommands } from './shell/use-app-commands.js';
 import './shell/shell.css';
 
@@ -31,7 +32,14 @@ export function App({ store }: { store: AppStore }) {
   const [editingProvider, setEditingProvider] = useState<string>();
   const [reviewing, setReviewing] = useState<string>();
   const [searchSignal, setSearchSignal] = useState<number>();
-  const { attachments, attach, remove: removeAttachment, clear: clearAttachments } = useAttachments(store);
+  /** the folder the next new session works in; its own new folder when unset */
+  const [workspaceFolder, setWorkspaceFolder] = useState<string>();
+  const {
+    attachments,
+    attach,
+    remove: removeAttachment,
+    clear: clearAttachments,
+  } = useAttachments(store, state.appInfo?.uploadLimitBytes);
   const view = state.activeId ? state.views[state.activeId] : undefined;
   const running = isRunning(view);
   const panel = panelFor(state.sidePanel, view);
@@ -61,12 +69,16 @@ export function App({ store }: { store: AppStore }) {
         mode: choices.mode,
         ...flowChoices,
         model,
-        attachments: attachments.map(({ name, data }) => ({ name, data })),
+        uploads: attachments.flatMap(({ uploadId }) => (uploadId ? [uploadId] : [])),
+        workspace: view ? undefined : workspaceFolder,
       });
-      if (sent) clearAttachments();
+      if (sent) {
+        clearAttachments();
+        setWorkspaceFolder(undefined);
+      }
       return sent;
     },
-    [store, attachments, clearAttachments],
+    [store, attachments, clearAttachments, view, workspaceFolder],
   );
 
   // the server refused this page's token (it restarted with a new one): say so, and how to get back in
@@ -136,6 +148,14 @@ export function App({ store }: { store: AppStore }) {
                   setDraft(task);
                   store.runCommand('focusComposer');
                 }}
+                folderPicker={
+                  <FolderPicker
+                    client={store.client}
+                    shell={state.appInfo?.shell}
+                    chosen={workspaceFolder}
+                    onChoose={setWorkspaceFolder}
+                  />
+                }
               />
             )}
           </ErrorBoundary>
@@ -155,7 +175,7 @@ export function App({ store }: { store: AppStore }) {
             answering={question ? { askId: question.askId, question: question.question } : undefined}
             onAnswer={answer}
             attachments={attachments}
-            onAttach={(files) => void attach(files)}
+            onAttach={attach}
             onRemoveAttachment={removeAttachment}
           />
         </main>

@@ -7,26 +7,6 @@ import { McpServerConfigSchema } from '../settings/mcp-settings.js';
  * ../contract.ts like every other request.
  */
 
-/** A file dropped into the composer: base64 over the contract, size-limited (the web transport caps a body at 20 MB). */
-export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
-export const MAX_UPLOAD_TOTAL_BASE64 = 18 * 1024 * 1024;
-export const UploadFileSchema = z.object({
-  name: z.string().trim().min(1).max(255),
-  /** base64, no data: prefix */
-  data: z
-    .string()
-    .max(Math.ceil((MAX_UPLOAD_BYTES * 4) / 3) + 4, 'a file is larger than 10 MB')
-    .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'not base64'),
-});
-export type UploadFile = z.infer<typeof UploadFileSchema>;
-export const UploadListSchema = z
-  .array(UploadFileSchema)
-  .max(20, 'at most 20 files at once')
-  .refine(
-    (files) => files.reduce((sum, file) => sum + file.data.length, 0) <= MAX_UPLOAD_TOTAL_BASE64,
-    'the files together are larger than 13 MB',
-  );
-
 export const TestLlmRequestSchema = z.object({
   /** the provider being edited: a masked key is taken from its stored settings */
   name: z.string().optional(),

@@ -31,6 +31,12 @@ export const REQUEST_NAMES = [
   'listWorkspace',
   'readWorkspaceFile',
   'uploadFiles',
+  'beginUpload',
+  'appendUpload',
+  'cancelUpload',
+  'checkWorkspaceFolder',
+  'recentWorkspaces',
+  'pickWorkspaceFolder',
   'openWorkspaceFile',
   'setUiLanguage',
 ] as const;

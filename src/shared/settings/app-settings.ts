@@ -7,6 +7,7 @@ import { McpSettingsSchema } from './mcp-settings.js';
 import { ApprovalSettingsSchema } from './approval-settings.js';
 import { ImageDetailSchema } from './vision-settings.js';
 import { PlanActSettingsSchema } from './plan-act-settings.js';
+import { UploadSettingsSchema } from './upload-settings.js';
 
 export const AgentSettingsSchema = z.object({
   maxSteps: z.number().int().positive().default(20),
@@ -39,6 +40,7 @@ export const AppSettingsSchema = z
     mcp: McpSettingsSchema.default(McpSettingsSchema.parse({})),
     approval: ApprovalSettingsSchema.default(ApprovalSettingsSchema.parse({})),
     planAct: PlanActSettingsSchema.default(PlanActSettingsSchema.parse({})),
+    uploads: UploadSettingsSchema.default(UploadSettingsSchema.parse({})),
   })
   .superRefine((settings, ctx) => {
     // a vision model that is not a provider would leave images out silently: refuse it where it is set

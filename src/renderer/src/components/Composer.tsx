@@ -3,7 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { SESSION_MODES } from '../../../shared/session-vocabulary.js';
 import type { SessionInfo } from '../../../shared/events.js';
 import type { ModelChoice } from '../../../shared/contract.js';
-import { formatBytes, type Attachment } from '../features/workspace/file-reading.js';
+import { formatBytes } from '../lib/format.js';
+import type { Attachment } from '../features/uploads/use-attachments.js';
 import { PaperclipIcon } from '../features/common/PaperclipIcon.js';
 import { keysText, shortcutMatches } from '../shortcuts/shortcuts.js';
 import { AnswerTarget } from './AnswerTarget.js';
@@ -30,10 +31,10 @@ export interface ComposerProps {
   /** the agent's question the run waits on: the next message answers it instead of starting a turn */
   answering?: { askId: string; question: string };
   onAnswer?: (askId: string, answer: string) => Promise<boolean>;
-  /** files dropped here: copied into the workspace when the message is sent */
+  /** files dropped here: uploaded at once, moved into the workspace when the message is sent */
   attachments?: Attachment[];
   onAttach?: (files: File[]) => void;
-  onRemoveAttachment?: (index: number) => void;
+  onRemoveAttachment?: (key: string) => void;
 }
 
 /** Multi-line task input: Enter sends, Shift+Enter adds a line; Stop (or Ctrl/⌘+.) stops a run. */
@@ -83,9 +84,11 @@ export function Composer({
     input.style.height = `${Math.min(input.scrollHeight, MAX_ROWS_PX)}px`;
   }, [text]);
 
+  // a message waits for its files to be uploaded; an answer carries none
+  const uploading = !answering && attachments.some((attachment) => !attachment.uploadId);
   const send = async () => {
     const task = text.trim();
-    if (!task || sending || (running && !answering)) return;
+    if (!task || sending || uploading || (running && !answering)) return;
     setSending(true);
     const sent =
       answering && onAnswer ? await onAnswer(answering.askId, task) : await onSend(task, choices, model || undefined);
@@ -124,15 +127,26 @@ export function Composer({
     >
       {attachments.length ? (
         <ul className="attachment-list" data-testid="attachments">
-          {attachments.map((attachment, index) => (
-            <li key={`${attachment.name}:${index}`} className="chip">
+          {attachments.map((attachment) => (
+            <li
+              key={attachment.key}
+              className="chip"
+              data-uploaded={attachment.uploadId ? 'true' : 'false'}
+              data-name={attachment.name}
+            >
               <PaperclipIcon size={13} /> {attachment.name}{' '}
-              <span className="file-size">{formatBytes(attachment.size)}</span>
+              <span className="file-size">
+                {attachment.uploadId
+                  ? formatBytes(attachment.size)
+                  : t('uploads.progress', {
+                      percent: Math.floor((attachment.sentBytes / Math.max(attachment.size, 1)) * 100),
+                    })}
+              </span>
               <button
                 type="button"
                 className="ghost small"
                 aria-label={t('attach.remove')}
-                onClick={() => onRemoveAttachment?.(index)}
+                onClick={() => onRemoveAttachment?.(attachment.key)}
               >
                 ✕
               </button>
@@ -224,7 +238,13 @@ export function Composer({
             ■ {t('composer.stop')}
           </button>
         ) : (
-          <button type="submit" className="primary send-button" disabled={!text.trim() || sending} data-testid="send">
+          <button
+            type="submit"
+            className="primary send-button"
+            disabled={!text.trim() || sending || uploading}
+            title={uploading ? t('uploads.waiting') : undefined}
+            data-testid="send"
+          >
             {t('composer.send')} ↵
           </button>
         )}

@@ -604,7 +604,31 @@ export const en = {
   attach: {
     remove: 'Remove the file',
     add: 'Attach files (or drop them here)',
-    limit: 'Files up to 10 MB each (13 MB together) can be attached.',
+  },
+  uploads: {
+    tooLarge: '{{name}} ({{size}}) is too large to attach.',
+    limit: 'Files up to {{limit}} each can be attached; the uploads.maxFileMb setting changes the limit.',
+    progress: 'uploading {{percent}}%',
+    waiting: 'Wait for the files to finish uploading',
+  },
+  folderPicker: {
+    default: 'Works in a new folder of its own.',
+    choose: 'Choose a folder…',
+    workIn: 'Works in',
+    clear: 'Use a new folder instead',
+    placeholder: 'Full path of a folder, e.g. /home/me/project',
+    pathLabel: 'Folder for this session',
+    use: 'Use this folder',
+    browse: 'Browse…',
+    recent: 'Recent folders',
+    refused: {
+      not_absolute: 'Give the full path of the folder, starting from the root.',
+      not_found: 'This folder does not exist. Check the path, or create the folder first.',
+      not_a_folder: 'This is a file, not a folder. Choose the folder that holds it.',
+      not_readable: 'The app cannot read this folder. Choose a folder you own.',
+      not_writable: 'The app cannot write to this folder, and the agent saves its work there. Choose a folder you own.',
+      inside_data_folder: 'This folder holds the app’s own data; a session may not work there. Choose another one.',
+    },
   },
   composerAnswer: {
     target: 'Your message answers the agent’s question',

@@ -595,7 +595,31 @@ export const zh: Translation<typeof en> = {
   attach: {
     remove: '移除文件',
     add: '添加文件（也可拖放到这里）',
-    limit: '每个文件最大 10 MB（合计 13 MB）。',
+  },
+  uploads: {
+    tooLarge: '{{name}}（{{size}}）太大，无法附加。',
+    limit: '每个文件最大 {{limit}}；可用 uploads.maxFileMb 设置修改上限。',
+    progress: '上传中 {{percent}}%',
+    waiting: '请等待文件上传完成',
+  },
+  folderPicker: {
+    default: '在一个新建的专属文件夹中工作。',
+    choose: '选择文件夹…',
+    workIn: '工作文件夹',
+    clear: '改用新建文件夹',
+    placeholder: '文件夹的完整路径，例如 /home/me/project',
+    pathLabel: '本会话的文件夹',
+    use: '使用此文件夹',
+    browse: '浏览…',
+    recent: '最近使用的文件夹',
+    refused: {
+      not_absolute: '请输入从根目录开始的完整路径。',
+      not_found: '该文件夹不存在。请检查路径，或先创建该文件夹。',
+      not_a_folder: '这是一个文件，不是文件夹。请选择包含它的文件夹。',
+      not_readable: '应用无法读取该文件夹。请选择你拥有的文件夹。',
+      not_writable: '应用无法写入该文件夹，而智能体需要在其中保存成果。请选择你拥有的文件夹。',
+      inside_data_folder: '该文件夹存放着应用自身的数据，会话不能在其中工作。请选择其他文件夹。',
+    },
   },
   composerAnswer: {
     target: '你的消息将回答智能体的问题',

@@ -19,3 +19,9 @@ export function formatCost(usd: number): string {
 export function imageSource(image: { mimeType: string; data: string }): string {
   return `data:${image.mimeType};base64,${image.data}`;
 }
+
+export function formatBytes(size: number): string {
+  if (size < 1024) return `${size} B`;
+  if (size < 1024 * 1024) return `${(size / 1024).toFixed(1)} KB`;
+  return `${(size / 1024 / 1024).toFixed(1)} MB`;
+}

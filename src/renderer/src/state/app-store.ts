@@ -34,8 +34,10 @@ export interface SendOptions {
   /** flows: the agents the steps may run on, and how many independent steps run at once */
   agents?: string[];
   parallel?: number;
-  /** files dropped into the composer (base64) */
-  attachments?: { name: string; data: string }[];
+  /** upload ids of the files attached to the message */
+  uploads?: string[];
+  /** a new session's folder, checked by the core; its own new folder when unset */
+  workspace?: string;
 }
 
 const FLUSH_FALLBACK_MS = 50;
@@ -184,7 +186,8 @@ export class AppStore {
         model: options.model,
         ...(options.agents ? { agents: options.agents } : {}),
         ...(options.parallel ? { parallel: options.parallel } : {}),
-        ...(options.attachments?.length ? { attachments: options.attachments } : {}),
+        ...(options.uploads?.length ? { uploads: options.uploads } : {}),
+        ...(options.workspace && !followUp ? { workspace: options.workspace } : {}),
         ...(followUp ? { sessionId: followUp } : {}),
       });
       // the new session's first events may already be here: openSession fetches the stored ones and merges them

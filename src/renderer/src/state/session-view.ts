@@ -29,7 +29,7 @@ export interface MessageItem {
   agent?: string;
   text: string;
   images: Image[];
-  /** workspace files the message presents (a Plan-Act step's results) */
+  /** workspace files the message presents (a Plan-Act step's results), or a user's message's attached files */
   attachments: string[];
   /** the flow step whose executor wrote it */
   step?: { planId: string; stepIndex: number };

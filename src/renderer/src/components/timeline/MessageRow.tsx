@@ -4,6 +4,7 @@ import type { MessageItem } from '../../state/session-view.js';
 import { Markdown, isMarkdownCached } from '../Markdown.js';
 import { CopyButton } from '../CopyButton.js';
 import { imageSource } from '../../lib/format.js';
+import { PaperclipIcon } from '../../features/common/PaperclipIcon.js';
 import './timeline.css';
 
 /** While the list flies past, text not rendered before shows plain; Markdown follows when scrolling stops. */
@@ -19,7 +20,8 @@ export const MessageRow = memo(function MessageRow({
   const { t } = useTranslation();
   const streaming = item.streaming && live;
   const pictured = new Set(item.images.map((image) => image.path));
-  const files = item.attachments.filter((path) => !pictured.has(path));
+  // a user's files show as chips; what another message presents (a step's results) as a list, pictures left out
+  const files = item.role === 'user' ? [] : item.attachments.filter((path) => !pictured.has(path));
   const plain = item.role === 'user' || (deferMarkdown && !streaming && !isMarkdownCached(item.text));
   return (
     <article className={`message message-${item.role} ${streaming ? 'streaming' : ''}`} data-role={item.role}>
@@ -33,6 +35,15 @@ export const MessageRow = memo(function MessageRow({
       ) : null}
       <div className="message-body">
         {plain ? <p className="plain-text">{item.text}</p> : <Markdown text={item.text} streaming={streaming} />}
+        {item.role === 'user' && item.attachments.length > 0 ? (
+          <ul className="message-attachments" data-testid="message-attachments">
+            {item.attachments.map((path) => (
+              <li key={path} className="chip" title={path}>
+                <PaperclipIcon size={13} /> {path.split('/').pop()}
+              </li>
+            ))}
+          </ul>
+        ) : null}
         {streaming ? <span className="stream-caret" aria-hidden /> : null}
         {item.images.length > 0 ? (
           <div className="message-images">

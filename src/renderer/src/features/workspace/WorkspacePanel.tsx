@@ -4,7 +4,8 @@ import type { WorkspaceFile, WorkspaceListing } from '../../../../shared/contrac
 import type { ManusClient } from '../../client/manus-client.js';
 import { base64ToBytes, downloadFile } from '../common/download.js';
 import { failureOf, FailureText, type Failure } from '../common/use-action.js';
-import { formatBytes, readAttachment } from './file-reading.js';
+import { formatBytes } from '../../lib/format.js';
+import { uploadFile } from '../uploads/upload-file.js';
 import { LoadingPane } from '../../components/LoadingPane.js';
 import { lazyNamed } from '../../lib/lazy-named.js';
 import { useShortcut } from '../../shortcuts/use-shortcut.js';
@@ -113,11 +114,9 @@ export function WorkspacePanel({
 
   const upload = async (files: File[]) => {
     try {
-      const attachments = await Promise.all(files.map(readAttachment));
-      await client.call('uploadFiles', {
-        sessionId,
-        files: attachments.map(({ name, data }) => ({ name, data })),
-      });
+      const uploads = [];
+      for (const file of files) uploads.push(await uploadFile(client, file));
+      await client.call('uploadFiles', { sessionId, uploads });
       await refresh();
     } catch (error) {
       setFailure(failureOf(error));
