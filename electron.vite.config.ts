@@ -27,8 +27,8 @@ function firstScreenModules(): { plugin: Plugin; has: (id: string) => boolean } 
         this.error(
           `The first screen must not load zod (the contract's schemas load beside it, issue 16), but these modules ` +
             `import it statically: ${importers.map((id) => id.replace(process.cwd() + '/', '')).join(', ')}. ` +
-            `Take plain values from a zod-free module (src/shared/session-vocabulary.ts, tool-kind.ts, ` +
-            `contract/event-window-size.ts) or load the schema with import().`,
+            `Take plain values from a zod-free module (src/shared/session-vocabulary.ts, tool-kind.ts, step-report.ts, ` +
+            `contract/event-window-size.ts, contract/upload-limits.ts) or load the schema with import().`,
         );
       }
     },

@@ -67,13 +67,11 @@ describe('the way back, through the contract', () => {
     const { sessionId } = await ok<{ sessionId: string }>('startTask', { task: 'Start here' });
     await settled(sessionId);
 
+    const table = Buffer.from('a,b\n1,2\n');
+    const { uploadId } = await ok<{ uploadId: string }>('beginUpload', { name: 'table.csv', size: table.length });
+    await ok('appendUpload', { uploadId, offset: 0, data: table.toString('base64') });
     const failed = settled(sessionId);
-    await ok('startTask', {
-      sessionId,
-      task: 'Chart the attached table',
-      mode: 'planning',
-      attachments: [{ name: 'table.csv', data: Buffer.from('a,b\n1,2\n').toString('base64') }],
-    });
+    await ok('startTask', { sessionId, task: 'Chart the attached table', mode: 'planning', uploads: [uploadId] });
     expect(await failed).toMatchObject({ status: 'failed' });
 
     failing = false;
@@ -91,6 +89,8 @@ describe('the way back, through the contract', () => {
     const users = harness!.store
       .listEvents(sessionId)
       .filter((event) => event.type === 'message' && event.role === 'user');
+    // the retried bubble is the first one again: the text, and the file as a chip (not the note the model reads)
+    expect(users.at(-1)).toMatchObject({ text: 'Chart the attached table', attachments: ['uploads/table.csv'] });
     expect(users.map((event) => event.type === 'message' && event.text.split('\n')[0])).toEqual([
       'Start here',
       'Chart the attached table',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_UPLOADS_AT_ONCE, UPLOAD_CHUNK_BYTES } from './upload-limits.js';
 
 /**
  * Uploads travel in chunks: `beginUpload` names the file and its size, `appendUpload` sends it a chunk at a time, in
@@ -6,10 +7,7 @@ import { z } from 'zod';
  * neither the transport nor the core ever holds a whole file.
  */
 
-/** the bytes of one chunk; each request carries at most this (as base64) */
-export const UPLOAD_CHUNK_BYTES = 1024 * 1024;
-/** files one message or drop may carry */
-export const MAX_UPLOADS_AT_ONCE = 20;
+export { MAX_UPLOADS_AT_ONCE, UPLOAD_CHUNK_BYTES } from './upload-limits.js';
 
 export const BeginUploadRequestSchema = z.object({
   name: z.string().trim().min(1).max(255),

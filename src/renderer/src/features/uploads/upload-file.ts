@@ -1,4 +1,4 @@
-import { UPLOAD_CHUNK_BYTES } from '../../../../shared/contract/uploads.js';
+import { UPLOAD_CHUNK_BYTES } from '../../../../shared/contract/upload-limits.js';
 import type { ManusClient } from '../../client/manus-client.js';
 
 /** bytes per String.fromCharCode call: larger spreads overflow the call stack */
