@@ -150,10 +150,12 @@ describe('accessibility (WCAG 2.1 AA, axe-core) in the light and dark themes', (
     await page.getByTestId('composer-input').fill('Write a file');
     await page.getByTestId('composer-input').press('Enter');
     const findings: string[] = [];
-    await page.locator('.ask-card[data-status="waiting"] .ask-input').waitFor({ timeout: UI_TIMEOUT_MS });
+    // the question's card, and the message box that answers it (issue 14)
+    await page.locator('.ask-card[data-status="waiting"]').waitFor({ timeout: UI_TIMEOUT_MS });
+    await page.getByTestId('composer-answering').waitFor({ timeout: UI_TIMEOUT_MS });
     findings.push(...(await axeFindingsInBothThemes(page, 'question')));
-    await page.locator('.ask-card .ask-input').fill('a.md');
-    await page.locator('.ask-card .ask-input').press('Enter');
+    await page.getByTestId('composer-input').fill('a.md');
+    await page.getByTestId('composer-input').press('Enter');
     const approval = page.locator('.ask-card[data-kind="approval"][data-status="waiting"]');
     await approval.waitFor({ timeout: UI_TIMEOUT_MS });
     findings.push(...(await axeFindingsInBothThemes(page, 'approval card')));

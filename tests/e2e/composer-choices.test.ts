@@ -132,10 +132,10 @@ describe('the composer chooses what the CLI flags choose', () => {
       .poll(() => page.locator('.session-link .status-badge').getAttribute('data-status'), { timeout: UI_TIMEOUT_MS })
       .toBe('waiting');
 
-    const askInput = page.locator('.ask-card .ask-input');
-    await askInput.waitFor({ timeout: UI_TIMEOUT_MS });
-    await askInput.fill('Q3');
-    await askInput.press('Enter');
+    // answered from the message box (issue 14)
+    await page.getByTestId('composer-answering').waitFor({ timeout: UI_TIMEOUT_MS });
+    await page.getByTestId('composer-input').fill('Q3');
+    await page.getByTestId('composer-input').press('Enter');
     await page.locator('.message-assistant', { hasText: 'Using Q3.' }).waitFor({ timeout: UI_TIMEOUT_MS });
     await expect
       .poll(() => headerStatus(watched).getAttribute('data-status'), { timeout: UI_TIMEOUT_MS })

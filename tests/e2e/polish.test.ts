@@ -142,9 +142,10 @@ describe('polish', () => {
         : finish('The **lighthouse** on [the map](https://example.com/map) is *white*.');
     const { page } = await e2e.open(script);
     await sendTask(page, 'Describe a port town');
-    await page.locator('.ask-card .ask-input').waitFor({ timeout: UI_TIMEOUT_MS });
-    await page.locator('.ask-card .ask-input').fill('Valletta, in Malta');
-    await page.locator('.ask-card .ask-input').press('Enter');
+    // the question is answered from the message box (issue 14)
+    await page.getByTestId('composer-answering').waitFor({ timeout: UI_TIMEOUT_MS });
+    await page.getByTestId('composer-input').fill('Valletta, in Malta');
+    await page.getByTestId('composer-input').press('Enter');
     await waitStatus(page, 'finished');
 
     const search = page.getByTestId('session-search');
