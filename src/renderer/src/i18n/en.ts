@@ -248,13 +248,52 @@ export const en = {
     },
     notices: {
       resumed: 'Resuming where the session stopped.',
+      retrying: 'The model request failed; trying again (attempt {{attempt}} of {{maxAttempts}}).',
       image_dropped_one: '{{count}} image left out: {{model}} does not take images.',
       image_dropped_other: '{{count}} images left out: {{model}} does not take images.',
+      image_dropped_no_vision_model_one:
+        '{{count}} image was not shown to {{model}}: it cannot see images and no vision model is set (Settings → Model providers → Vision model).',
+      image_dropped_no_vision_model_other:
+        '{{count}} images were not shown to {{model}}: it cannot see images and no vision model is set (Settings → Model providers → Vision model).',
+      image_dropped_vision_model_unusable_one:
+        '{{count}} image was not shown to {{model}}: it cannot see images, and the vision model {{visionModel}} does not take images either (Settings → Model providers).',
+      image_dropped_vision_model_unusable_other:
+        '{{count}} images were not shown to {{model}}: it cannot see images, and the vision model {{visionModel}} does not take images either (Settings → Model providers).',
+      image_description_failed_one: 'The image from {{source}} could not be described: {{error}}',
+      image_description_failed_other: 'Image {{index}} of {{count}} from {{source}} could not be described: {{error}}',
       no_tool_support: '{{model}} cannot call tools directly: the tools are described in its prompt instead.',
+      text_tool_calls:
+        '{{model}} wrote its tool calls as text instead of using the tools API; they were read from its reply.',
       context_fitted: 'The conversation was shortened to fit the context window of {{model}}.',
       local_sandbox:
         'The sandbox is in local mode: Python and shell commands run directly on this computer, without isolation. Switch it to Docker in Settings to isolate them.',
-      agent_stuck: 'The agent repeated itself and was asked to try another way.',
+      agent_stuck: 'The {{agent}} agent repeated itself and was asked to try another way.',
+      tool_name_clash: 'Two tools are named {{tool}}: the second one was left out.',
+      settings_problem:
+        'The setting {{setting}} is not valid: it is ignored and the other settings are kept. Fix it in Settings or with `manus config reset {{setting}}`.',
+      settings_unreadable:
+        'The saved settings could not be read: this run uses the defaults. Fix them with `manus config reset --all`.',
+      mcp_failed: 'MCP server {{server}} is not available: {{error}}',
+      mcp_elicitation_declined:
+        'MCP server {{server}} asked for input (“{{message}}”); it was declined because nobody can answer in this run.',
+      mcp_elicitation_invalid:
+        'The answer to MCP server {{server}} did not fit its form ({{problems}}); it was sent as cancelled.',
+      mcp_sampling_declined: 'MCP server {{server}} asked the model a question; it was not sent.',
+      mcp_sampling_answer: 'The model answered MCP server {{server}}: {{answer}}',
+      nothing_to_resume: 'Plan “{{plan}}” was already finished; nothing was run again.',
+      flow_resumed: 'Continuing from step {{step}}: {{description}}',
+      flow_finishing: 'Finishing the plan.',
+      planner_retry: 'The planner’s answer was not valid ({{error}}); asking again.',
+      default_plan: 'Planning failed ({{error}}); going on with a default plan.',
+      replan_failed: 'The plan was kept as it was: the planner could not revise it ({{error}}).',
+      replan_refused: 'A change to the plan was refused: {{error}}',
+      attachments_refused: 'Attachments left out: {{files}}',
+      summary_fallback: 'The summary could not be written; asking the primary agent.',
+      summary_fallback_empty: 'The model gave an empty summary; asking the primary agent.',
+      summary_fallback_failed: 'The summary failed ({{error}}); asking the primary agent.',
+      summary_report: 'No summary was written; showing the plan report.',
+      summary_report_missing: 'The {{agent}} agent gave no summary; showing the plan report.',
+      summary_report_failed: 'The summary failed ({{error}}); showing the plan report.',
     },
     retryReasons: {
       rate_limited: 'The provider is limiting requests.',

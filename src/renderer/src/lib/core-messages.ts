@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next';
 import type { MessageParams } from '../../../shared/events.js';
+import { isNoticeCode, noticeNeedsParams, noticeReasons } from '../../../shared/notice-codes.js';
 import { recogniseProblem } from './problems.js';
 
 /**
@@ -60,13 +61,17 @@ export function readableProblem(
   return { title: t('problems.generic.title'), fix: hint, opensProviderSettings, coded: false };
 }
 
-/** notices whose translation names things only the parameters carry */
-const NOTICES_WITH_PARAMS = new Set(['image_dropped', 'no_tool_support', 'context_fitted']);
+/** The i18n keys of a notice, most specific first: its reason's own text, its code's, Plan-Act's block. */
+export function noticeKeys(code: string, params?: MessageParams): string[] {
+  const keys = [`coreMessages.notices.${code}`, `planAct.notices.${code}`];
+  const reason = params?.reason;
+  const reasons = isNoticeCode(code) ? noticeReasons(code) : [];
+  return typeof reason === 'string' && reasons.includes(reason) ? [`${keys[0]}_${reason}`, ...keys] : keys;
+}
 
 /** A notice's text in the UI's language; the English text when its code has none. */
 export function readableNotice(t: TFunction, code: string, text: string, params?: MessageParams): string {
   // a notice stored before it had parameters keeps its own words: its numbers and names are only in its text
-  if (NOTICES_WITH_PARAMS.has(code) && !params) return text;
-  // Plan-Act's endings and replans keep their words in its own block
-  return t([`coreMessages.notices.${code}`, `planAct.notices.${code}`], { ...params, defaultValue: text });
+  if (noticeNeedsParams(code) && !params) return text;
+  return t(noticeKeys(code, params), { ...params, defaultValue: text });
 }
