@@ -98,6 +98,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
           noticeEvent(sessionId, 'warning', 'mcp_failed', `MCP server "${status.name}" is not available: ${error}`, {
             server: status.name,
             error,
+            ...(status.failure ? { reason: status.failure } : {}),
           }),
         );
       }

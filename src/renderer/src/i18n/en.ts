@@ -274,6 +274,9 @@ export const en = {
       settings_unreadable:
         'The saved settings could not be read: this run uses the defaults. Fix them with `manus config reset --all`.',
       mcp_failed: 'MCP server {{server}} is not available: {{error}}',
+      mcp_failed_command_not_found:
+        'MCP server {{server}} could not start: its command was not found. Check the command in Settings → MCP servers, or install it.',
+      mcp_failed_sign_in_required: 'MCP server {{server}} needs you to sign in: do so in Settings → MCP servers.',
       mcp_elicitation_declined:
         'MCP server {{server}} asked for input (“{{message}}”); it was declined because nobody can answer in this run.',
       mcp_elicitation_invalid:

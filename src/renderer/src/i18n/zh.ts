@@ -272,7 +272,10 @@ export const zh: Translation<typeof en> = {
       settings_problem:
         '设置项 {{setting}} 的值无效：已忽略这一项，其他设置照常生效。请在“设置”中修改，或运行 `manus config reset {{setting}}`。',
       settings_unreadable: '无法读取已保存的设置：本次运行使用默认设置。可运行 `manus config reset --all` 修复。',
-      mcp_failed: 'MCP 服务器 {{server}} 不可用：{{error}}',
+      mcp_failed: 'MCP 服务器 {{server}} 不可用（{{error}}）。可在“设置 → MCP 服务器”中查看它的状态和日志。',
+      mcp_failed_command_not_found:
+        'MCP 服务器 {{server}} 无法启动：找不到它的命令。请在“设置 → MCP 服务器”中检查命令，或先安装它。',
+      mcp_failed_sign_in_required: 'MCP 服务器 {{server}} 需要登录：请在“设置 → MCP 服务器”中登录。',
       mcp_elicitation_declined: 'MCP 服务器 {{server}} 请求输入（“{{message}}”）；本次运行中没有人能回答，已替你拒绝。',
       mcp_elicitation_invalid: '给 MCP 服务器 {{server}} 的回答不符合它的表单（{{problems}}），已按“取消”发送。',
       mcp_sampling_declined: 'MCP 服务器 {{server}} 想向模型提问；这个请求没有发出。',
