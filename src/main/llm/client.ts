@@ -246,7 +246,7 @@ export class LlmClient implements Llm {
         throw new LlmError(
           'context_length',
           `the task and the system prompt take ${fit.fixedTokens} tokens, more than the context of the model: ${room}`,
-          { hint: TASK_TOO_LARGE_HINT },
+          { hint: TASK_TOO_LARGE_HINT, reason: 'task_too_large' },
         );
       }
       throw new LlmError('context_length', `the conversation needs ${fit.tokens} tokens but ${room}`);
@@ -305,6 +305,7 @@ export class LlmClient implements Llm {
       return new LlmError('empty_reply', `model ${this.model} used all its completion tokens without an answer`, {
         hint: 'Raise maxTokens of this LLM (reasoning models spend tokens on thinking first).',
         retryable: false,
+        reason: 'out_of_tokens',
       });
     }
     return new LlmError('empty_reply', `model ${this.model} answered with an empty message`);

@@ -241,6 +241,34 @@ export const en = {
         title: 'Nothing is waiting for this answer any more',
         fix: 'The question was answered or the run stopped.',
       },
+      context_length_task_too_large: {
+        title: 'The task is too long for this model',
+        fix: 'Shorten the task, or save the long text in a file of the workspace and ask the agent to read it; a model with a larger context window also helps.',
+      },
+      empty_reply_out_of_tokens: {
+        title: 'The model used all its tokens before answering',
+        fix: 'Raise Max tokens in the provider’s settings (reasoning models spend tokens on thinking first), then retry.',
+      },
+      token_budget_exceeded: {
+        title: 'Token budget reached',
+        fix: 'Raise the token budget in Settings → Usage & budget (or clear it), then resume.',
+      },
+      token_budget_exceeded_run: {
+        title: 'Token budget reached',
+        fix: 'Stopped: this run used {{used, number}} tokens, its budget is {{limit, number}}. Resume it with a larger budget to go on.',
+      },
+      token_budget_exceeded_session: {
+        title: 'Token budget reached',
+        fix: 'Stopped: this session used {{used, number}} tokens, its budget is {{limit, number}}. Raise the session budget in Settings → Usage & budget (or clear it), then resume.',
+      },
+      unknown_agent: {
+        title: 'Unknown agent: {{agents}}',
+        fix: 'The agents that exist: {{known}}. Pick one of them, then retry.',
+      },
+      planner_invalid: {
+        title: 'The planner’s answers did not fit the plan format',
+        fix: 'It tried {{attempts}} times. Retry, or pick a model that follows instructions more closely.',
+      },
       offline: {
         title: 'The Manus server is not reachable',
         fix: 'Start it again with `manus serve` and reload this page.',

@@ -242,6 +242,34 @@ export const zh: Translation<typeof en> = {
         title: '已经没有在等待这个回答了',
         fix: '问题已被回答，或运行已经停止。',
       },
+      context_length_task_too_large: {
+        title: '任务内容太长，超出了这个模型的上下文',
+        fix: '请缩短任务；或把长文本存成工作区里的文件，让智能体去读取。换用上下文窗口更大的模型也有帮助。',
+      },
+      empty_reply_out_of_tokens: {
+        title: '模型还没作答就用完了全部输出 token',
+        fix: '请在服务商设置中调高“最大 token 数”（推理模型会先把 token 用在思考上），然后重试。',
+      },
+      token_budget_exceeded: {
+        title: '已达到 token 预算',
+        fix: '在 设置 → 用量与预算 中提高 token 预算（或清空它），然后继续运行。',
+      },
+      token_budget_exceeded_run: {
+        title: '已达到 token 预算',
+        fix: '已停止：本次运行用了 {{used, number}} 个 token，预算为 {{limit, number}}。用更大的预算继续运行即可接着做。',
+      },
+      token_budget_exceeded_session: {
+        title: '已达到 token 预算',
+        fix: '已停止：本会话用了 {{used, number}} 个 token，预算为 {{limit, number}}。在 设置 → 用量与预算 中提高会话预算（或清空它），然后继续运行。',
+      },
+      unknown_agent: {
+        title: '没有这个智能体：{{agents}}',
+        fix: '现有的智能体：{{known}}。请从中选择一个，然后重试。',
+      },
+      planner_invalid: {
+        title: '规划器的回答不符合计划格式',
+        fix: '已尝试 {{attempts}} 次。请重试，或换用更能遵循指令的模型。',
+      },
       offline: {
         title: '无法连接 Manus 服务器',
         fix: '请重新运行 `manus serve` 并刷新此页面。',

@@ -31,11 +31,12 @@ const PROVIDER_SETTINGS_CODES = new Set([
   'no_llm',
 ]);
 
-/** `network` errors have one text per thing the connection ran into */
-function errorKey(code: string, params: MessageParams): string {
-  if (code !== 'network') return code;
+/** An error with a reason this renderer has its own text for (`network_refused`...) reads that; else its code's. */
+function errorKey(t: TFunction, code: string, params: MessageParams): string {
   const reason = params.reason;
-  return reason === 'refused' || reason === 'dns' ? `network_${reason}` : 'network';
+  if (typeof reason !== 'string') return code;
+  const specific = `${code}_${reason}`;
+  return t(`coreMessages.errors.${specific}.title`, { defaultValue: '' }) ? specific : code;
 }
 
 export function readableProblem(
@@ -45,7 +46,7 @@ export function readableProblem(
   params: MessageParams = {},
   hint?: string,
 ): ReadableProblem {
-  const key = `coreMessages.errors.${errorKey(code, params)}`;
+  const key = `coreMessages.errors.${errorKey(t, code, params)}`;
   const opensProviderSettings = PROVIDER_SETTINGS_CODES.has(code);
   if (t(`${key}.title`, { defaultValue: '' })) {
     const waits = typeof params.retryAfterSeconds === 'number';
