@@ -55,7 +55,7 @@ describe('notices from the core in 中文', () => {
 
     const notice = (code: string) => page.locator(`.timeline-scroll .notice[data-code="${code}"]`);
     const expected: Record<string, string[]> = {
-      mcp_failed: [`MCP 服务器 ${MCP_SERVER} 无法启动：找不到它的命令`],
+      mcp_failed: [`MCP 服务器“${MCP_SERVER}”无法启动：找不到它的命令`],
       local_sandbox: ['沙箱处于本地模式'],
       text_tool_calls: [`${MODEL} 没有通过工具接口调用工具`, '已从它的回复中读出这些调用'],
       image_dropped: [`有 1 张图片没有交给 ${MODEL}`, '尚未设置视觉模型'],

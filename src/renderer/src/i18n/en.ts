@@ -296,22 +296,22 @@ export const en = {
       local_sandbox:
         'The sandbox is in local mode: Python and shell commands run directly on this computer, without isolation. Switch it to Docker in Settings to isolate them.',
       agent_stuck: 'The {{agent}} agent repeated itself and was asked to try another way.',
-      tool_name_clash: 'Two tools are named {{tool}}: the second one was left out.',
+      tool_name_clash: 'Tool "{{tool}}" is already registered; the second one was skipped.',
       settings_problem:
         'The setting {{setting}} is not valid: it is ignored and the other settings are kept. Fix it in Settings or with `manus config reset {{setting}}`.',
       settings_unreadable:
         'The saved settings could not be read: this run uses the defaults. Fix them with `manus config reset --all`.',
-      mcp_failed: 'MCP server {{server}} is not available: {{error}}',
+      mcp_failed: 'MCP server "{{server}}" is not available: {{error}}',
       mcp_failed_command_not_found:
-        'MCP server {{server}} could not start: its command was not found. Check the command in Settings → MCP servers, or install it.',
-      mcp_failed_sign_in_required: 'MCP server {{server}} needs you to sign in: do so in Settings → MCP servers.',
+        'MCP server "{{server}}" could not start: its command was not found. Check the command in Settings → MCP servers, or install it.',
+      mcp_failed_sign_in_required: 'MCP server "{{server}}" needs you to sign in: do so in Settings → MCP servers.',
       mcp_elicitation_declined:
-        'MCP server {{server}} asked for input (“{{message}}”); it was declined because nobody can answer in this run.',
+        'MCP server "{{server}}" asked for input ("{{message}}"); declined because nobody can answer in this run.',
       mcp_elicitation_invalid:
-        'The answer to MCP server {{server}} did not fit its form ({{problems}}); it was sent as cancelled.',
-      mcp_sampling_declined: 'MCP server {{server}} asked the model a question; it was not sent.',
-      mcp_sampling_answer: 'The model answered MCP server {{server}}: {{answer}}',
-      nothing_to_resume: 'Plan “{{plan}}” was already finished; nothing was run again.',
+        'The answer to MCP server "{{server}}" did not fit its form ({{problems}}); sent as cancelled.',
+      mcp_sampling_declined: 'MCP server "{{server}}" asked the model a question; it was not sent.',
+      mcp_sampling_answer: 'The model answered MCP server "{{server}}": {{answer}}',
+      nothing_to_resume: 'Plan "{{plan}}" was already finished; nothing was run again.',
       flow_resumed: 'Continuing from step {{step}}: {{description}}',
       flow_finishing: 'Finishing the plan.',
       planner_retry: 'The planner’s answer was not valid ({{error}}); asking again.',
