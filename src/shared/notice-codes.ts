@@ -86,6 +86,7 @@ export function noticeEvent(sessionId: string, level: 'info' | 'warning', ...not
   return { type: 'notice', sessionId, level, code, text, ...(params ? { params } : {}) };
 }
 
+/** Whether this core lists the code (a stored session may hold codes of an older or newer one). */
 export function isNoticeCode(code: string): code is NoticeCode {
   return Object.hasOwn(NOTICE_PARAMS, code);
 }
