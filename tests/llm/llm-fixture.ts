@@ -3,6 +3,7 @@ import { createLlm, type LlmClient, type LlmClientOptions } from '../../src/main
 import { LlmError } from '../../src/main/llm/errors.js';
 import type { LlmConfigInput } from '../../src/shared/settings/llm-config.js';
 import { startFakeLlm, type FakeLlm, type Script } from '../support/fake-llm/index.js';
+import type { NoticeArgs } from '../../src/shared/notice-codes.js';
 
 /** Backoff fast enough for tests; Retry-After from the server is still honoured as sent. */
 export const FAST_RETRY: LlmClientOptions['retryTiming'] = { baseDelayMs: 5, maxDelayMs: 20 };
@@ -33,7 +34,8 @@ export async function fakeLlmClient(
 
 export function noticeCollector() {
   const notices: Notice[] = [];
-  return { notices, onNotice: (code: string, text: string) => notices.push({ code, text }) };
+  // the notice's values are checked by the tests that need them, through the session's events
+  return { notices, onNotice: (...[code, text]: NoticeArgs) => void notices.push({ code, text }) };
 }
 
 /** The LlmError a request ends with (the test fails if it succeeds or throws something else). */

@@ -14,6 +14,7 @@ import {
   replannedNotice,
   stepLimitEnding,
   TIMEOUT_ENDING,
+  type PlanActEnding,
 } from '../../src/main/flow/plan-act-endings.js';
 import { en } from '../../src/renderer/src/i18n/en.js';
 import { zh } from '../../src/renderer/src/i18n/zh.js';
@@ -82,12 +83,13 @@ const placeholders = (template: string) => [...template.matchAll(/\{\{(\w+)\}\}/
 
 describe('Plan-Act endings and notices in the person language', () => {
   const failed = failedStep('b', 'Read the price page', 'The page answered 503.');
+  const asNotice = (ending: PlanActEnding) => ({ text: ending.text, params: ending.notice[2] ?? {} });
   const notices: [string, { params: Record<string, string | number>; text: string }][] = [
-    ['plan_timeout', TIMEOUT_ENDING],
-    ['plan_step_limit', stepLimitEnding(30)],
-    ['plan_replan_limit', replanLimitEnding(failed, 3)],
-    ['plan_replan_failed', replanFailedEnding(failed, 'the model is offline')],
-    ['plan_goal_unreachable', goalUnreachableEnding(failed)],
+    ['plan_timeout', asNotice(TIMEOUT_ENDING)],
+    ['plan_step_limit', asNotice(stepLimitEnding(30))],
+    ['plan_replan_limit', asNotice(replanLimitEnding(failed, 3))],
+    ['plan_replan_failed', asNotice(replanFailedEnding(failed, 'the model is offline'))],
+    ['plan_goal_unreachable', asNotice(goalUnreachableEnding(failed))],
     ['replanned', replannedNotice(failed, 1, 3, 2)],
   ];
 

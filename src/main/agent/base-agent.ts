@@ -6,6 +6,7 @@ import type { ImageSight } from './image-observation.js';
 import { Memory } from './memory.js';
 import { isStuck, MAX_STUCK_NUDGES, STUCK_NUDGE } from './stuck-detector.js';
 import { RunCancelledError, throwIfCancelled } from './errors.js';
+import { noticeEvent } from '../../shared/notice-codes.js';
 
 export const DEFAULT_MAX_STEPS = 10;
 
@@ -130,12 +131,16 @@ export abstract class BaseAgent {
     }
     this.stuckNudges++;
     this.nextStepNudge = STUCK_NUDGE;
-    this.deps.emit({
-      type: 'notice',
-      sessionId: this.deps.sessionId,
-      level: 'warning',
-      code: 'agent_stuck',
-      text: `${this.name} repeated itself; asked it to try another way.`,
-    });
+    this.deps.emit(
+      noticeEvent(
+        this.deps.sessionId,
+        'warning',
+        'agent_stuck',
+        `${this.name} repeated itself; asked it to try another way.`,
+        {
+          agent: this.name,
+        },
+      ),
+    );
   }
 }

@@ -1,4 +1,5 @@
 import type { CoreEventInput, Image } from '../../shared/events.js';
+import { noticeEvent, type NoticeArgs, type NoticeParams } from '../../shared/notice-codes.js';
 import { ImageDescriptionError, type ImageDescriber } from '../llm/image-description.js';
 import type { Llm } from '../llm/types.js';
 
@@ -8,20 +9,25 @@ export const MAX_DESCRIBED_PER_RESULT = 4;
 /** How a session's images reach a model that cannot see: described by the vision model, or why they cannot be. */
 export type ImageSight =
   | { kind: 'describer'; describer: ImageDescriber }
-  /** no vision model, with the reason the main model and the person are told */
-  | { kind: 'none'; reason: string };
+  /** no vision model, with the reason the main model and the person are told (its code and values for the notice) */
+  | { kind: 'none'; reason: string; why: Pick<NoticeParams['image_dropped'], 'reason' | 'visionModel'> };
 
 /** The sight of a session without a vision model: images are left out, and the note says how to set one. */
 export function noVisionModel(model: string): ImageSight {
   return {
     kind: 'none',
     reason: `${model} cannot see images and no vision model is set (Settings → Model providers → Vision model, or \`manus config set visionLlm <provider>\`)`,
+    why: { reason: 'no_vision_model' },
   };
 }
 
 /** The settings name a vision model that cannot serve; `why` says why (a model that does not take images). */
-export function unusableVisionModel(model: string, why: string): ImageSight {
-  return { kind: 'none', reason: `${model} cannot see images and ${why} (Settings → Model providers)` };
+export function unusableVisionModel(model: string, why: string, visionModel: string): ImageSight {
+  return {
+    kind: 'none',
+    reason: `${model} cannot see images and ${why} (Settings → Model providers)`,
+    why: { reason: 'vision_model_unusable', visionModel },
+  };
 }
 
 export interface ImageObserverDeps {
@@ -44,8 +50,8 @@ function label(image: Image, index: number, count: number): string {
  */
 export function createImageObserver(deps: ImageObserverDeps): ImageObserver {
   let droppedNoticeSent = false;
-  const notice = (code: string, text: string) =>
-    deps.emit({ type: 'notice', sessionId: deps.sessionId, level: 'warning', code, text });
+  const notice = (...args: NoticeArgs<'image_dropped' | 'image_description_failed'>) =>
+    deps.emit(noticeEvent(deps.sessionId, 'warning', ...args));
 
   return async (images, source, signal) => {
     if (images.length === 0 || deps.llm.supportsVision) return '';
@@ -53,7 +59,11 @@ export function createImageObserver(deps: ImageObserverDeps): ImageObserver {
     if (sight.kind === 'none') {
       if (!droppedNoticeSent) {
         droppedNoticeSent = true;
-        notice('image_dropped', `Images from ${source} were not shown to ${deps.llm.model}: ${sight.reason}`);
+        notice('image_dropped', `Images from ${source} were not shown to ${deps.llm.model}: ${sight.reason}`, {
+          count: images.length,
+          model: deps.llm.model,
+          ...sight.why,
+        });
       }
       return `[${images.length} image(s) from ${source} left out: ${sight.reason}]`;
     }
@@ -67,7 +77,12 @@ export function createImageObserver(deps: ImageObserverDeps): ImageObserver {
         );
       } catch (error) {
         if (!(error instanceof ImageDescriptionError)) throw error;
-        notice('image_description_failed', `Could not describe ${which} from ${source}: ${error.message}`);
+        notice('image_description_failed', `Could not describe ${which} from ${source}: ${error.message}`, {
+          index: index + 1,
+          count: images.length,
+          source,
+          error: error.message,
+        });
         notes.push(
           `[${which} from ${source} could not be described: ${error.message}. The person sees it; you do not.]`,
         );

@@ -10,6 +10,7 @@ import type { AgentDeps } from './base-agent.js';
 import { ReActAgent } from './react-agent.js';
 import { createImageObserver, noVisionModel, type ImageObserver } from './image-observation.js';
 import { executeToolCall, type ToolCallOutcome } from './tool-execution.js';
+import { noticeEvent } from '../../shared/notice-codes.js';
 
 export const DEFAULT_MAX_OBSERVE = 10_000;
 
@@ -37,14 +38,8 @@ export abstract class ToolCallAgent extends ReActAgent {
   }
 
   protected toolCollection(): ToolCollection {
-    return new ToolCollection(this.deps.tools(), (text) =>
-      this.deps.emit({
-        type: 'notice',
-        sessionId: this.deps.sessionId,
-        level: 'warning',
-        code: 'tool_name_clash',
-        text,
-      }),
+    return new ToolCollection(this.deps.tools(), (text, tool) =>
+      this.deps.emit(noticeEvent(this.deps.sessionId, 'warning', 'tool_name_clash', text, { tool })),
     );
   }
 

@@ -1,6 +1,12 @@
 import { join } from 'node:path';
 import type { AppSettings } from '../../shared/settings/app-settings.js';
-import { describeSettingsProblem, loadSettings, readSettings, saveSettings } from '../config/settings-store.js';
+import {
+  ALL_SETTINGS,
+  describeSettingsProblem,
+  loadSettings,
+  readSettings,
+  saveSettings,
+} from '../config/settings-store.js';
 import { applyLlmOverrides, llmOverridesFromEnv, type LlmOverrides } from '../config/llm-overrides.js';
 import { createLlm } from '../llm/client.js';
 import { ToolRefusals } from '../llm/tool-fallback.js';
@@ -14,6 +20,7 @@ import type { SecretBox } from '../store/secrets.js';
 import type { SessionStore } from '../store/store-api.js';
 import { BUILTIN_AGENTS, type AgentCatalog } from '../agent/agent-catalog.js';
 import { BUILTIN_MODES, type ModeCatalog } from '../flow/mode-catalog.js';
+import { noticeEvent } from '../../shared/notice-codes.js';
 
 export interface AppCoreOptions {
   dataDir: string;
@@ -76,25 +83,24 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       unparkSandbox(sessionId);
       // a broken setting does not stop the run: it runs on the default, and the person is told how to fix it
       for (const problem of readSettings(store, secrets).problems) {
-        emit({
-          type: 'notice',
-          sessionId,
-          level: 'warning',
-          code: 'settings_problem',
-          text: describeSettingsProblem(problem),
-        });
+        const text = describeSettingsProblem(problem);
+        emit(
+          problem.key === ALL_SETTINGS
+            ? noticeEvent(sessionId, 'warning', 'settings_unreadable', text)
+            : noticeEvent(sessionId, 'warning', 'settings_problem', text, { setting: problem.key }),
+        );
       }
       const manager = await mcp.ready(session);
       for (const status of manager.statuses()) {
         if (status.status !== 'failed') continue;
-        emit({
-          type: 'notice',
-          sessionId,
-          level: 'warning',
-          code: 'mcp_failed',
-          text: `MCP server "${status.name}" is not available: ${status.error ?? 'it failed to start'}`,
-          params: { server: status.name },
-        });
+        const error = status.error ?? 'it failed to start';
+        emit(
+          noticeEvent(sessionId, 'warning', 'mcp_failed', `MCP server "${status.name}" is not available: ${error}`, {
+            server: status.name,
+            error,
+            ...(status.failure ? { reason: status.failure } : {}),
+          }),
+        );
       }
     },
     rememberAlwaysAllow: (toolName) => {

@@ -5,6 +5,7 @@ import type { ToolCallAgent } from '../agent/toolcall-agent.js';
 import type { RunContext } from './mode-runner.js';
 import { type Plan, type PlanStore } from '../store/plan-store.js';
 import { planSnapshot } from './plan-text.js';
+import { noticeEvent, type NoticeArgs } from '../../shared/notice-codes.js';
 
 export const PRIMARY_AGENT = 'manus';
 export const DEFAULT_FLOW_TIMEOUT_MS = 60 * 60 * 1000;
@@ -77,7 +78,7 @@ export abstract class BaseFlow {
 
   /** A resumed turn whose plan had already been carried out and summarised: nothing is run again. */
   protected alreadyDone(plan: Plan): FlowResult {
-    this.emitNotice('nothing_to_resume', `Plan "${plan.title}" was already finished; nothing was run again.`, 'info', {
+    this.emitNotice('info', 'nothing_to_resume', `Plan "${plan.title}" was already finished; nothing was run again.`, {
       plan: plan.title,
     });
     return { status: 'finished', result: plan.summary ?? '' };
@@ -129,9 +130,8 @@ export abstract class BaseFlow {
     });
   }
 
-  /** `params` fill in the notice's translation in the UI (`variant` picks one of its wordings) */
-  protected emitNotice(code: string, text: string, level: 'info' | 'warning' = 'info', params?: MessageParams): void {
-    this.run.emit({ type: 'notice', sessionId: this.sessionId, level, code, text, ...(params ? { params } : {}) });
+  protected emitNotice(level: 'info' | 'warning', ...notice: NoticeArgs): void {
+    this.run.emit(noticeEvent(this.sessionId, level, ...notice));
   }
 
   protected say(

@@ -3,6 +3,7 @@ import type { RunContext } from './mode-runner.js';
 import type { Plan } from '../store/plan-store.js';
 import { SUMMARY_SYSTEM_PROMPT, summaryPrompt } from './flow-prompts.js';
 import { planText } from './plan-text.js';
+import type { NoticeArgs } from '../../shared/notice-codes.js';
 
 /** the primary agent writing the summary needs no tools, only a couple of turns */
 const SUMMARY_AGENT_STEPS = 3;
@@ -33,7 +34,7 @@ export async function summarizePlan(options: {
   plan: Plan;
   ending: string;
   primary: string;
-  onFallback: (code: string, text: string) => void;
+  onFallback: (...notice: NoticeArgs<'summary_fallback' | 'summary_report'>) => void;
 }): Promise<string> {
   const { run, plan, ending } = options;
   const prompt = summaryPrompt({ task: plan.task, planText: planText(plan), results: completedResults(plan), ending });
@@ -46,13 +47,16 @@ export async function summarizePlan(options: {
       { signal: run.signal },
     );
     if (reply.text.trim()) return reply.text.trim();
-    options.onFallback('summary_fallback', 'The model gave an empty summary; asking the primary agent.');
+    options.onFallback('summary_fallback', 'The model gave an empty summary; asking the primary agent.', {
+      reason: 'empty',
+    });
   } catch (error) {
     if (run.signal.aborted) throw error;
-    options.onFallback(
-      'summary_fallback',
-      `The summary failed (${describeError(error).message}); asking the primary agent.`,
-    );
+    const reason = describeError(error).message;
+    options.onFallback('summary_fallback', `The summary failed (${reason}); asking the primary agent.`, {
+      reason: 'failed',
+      error: reason,
+    });
   }
   try {
     const agent = run.createAgent(options.primary, {
@@ -61,12 +65,17 @@ export async function summarizePlan(options: {
     });
     const outcome = await agent.run(prompt, { signal: run.signal });
     if (outcome.outcome === 'success' && outcome.text.trim()) return outcome.text.trim();
-    options.onFallback('summary_report', `The ${options.primary} agent gave no summary; showing the plan report.`);
+    options.onFallback('summary_report', `The ${options.primary} agent gave no summary; showing the plan report.`, {
+      reason: 'missing',
+      agent: options.primary,
+    });
   } catch (error) {
     if (run.signal.aborted) throw error;
+    const reason = describeError(error).message;
     options.onFallback(
       'summary_report',
-      `The ${options.primary} agent could not summarise (${describeError(error).message}); showing the plan report.`,
+      `The ${options.primary} agent could not summarise (${reason}); showing the plan report.`,
+      { reason: 'failed', error: reason },
     );
   }
   return planReport(plan, ending);

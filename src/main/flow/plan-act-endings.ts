@@ -1,8 +1,16 @@
-/** Why a Plan-Act run ended before its plan was carried out: a stable code, the values in it, and the English. */
+import type { NoticeArgs } from '../../shared/notice-codes.js';
+
+type EndingCode =
+  'plan_timeout' | 'plan_step_limit' | 'plan_replan_limit' | 'plan_replan_failed' | 'plan_goal_unreachable';
+
+/** Why a Plan-Act run ended before its plan was carried out: the English, and the notice that says it. */
 export interface PlanActEnding {
-  code: 'timeout' | 'step_limit' | 'replan_limit' | 'replan_failed' | 'goal_unreachable';
-  params: Record<string, string | number>;
   text: string;
+  notice: NoticeArgs<EndingCode>;
+}
+
+function ending(...notice: NoticeArgs<EndingCode>): PlanActEnding {
+  return { text: notice[1], notice };
 }
 
 /** A failed step as endings and notices name it. */
@@ -12,11 +20,7 @@ export interface FailedStep {
   error: string;
 }
 
-export const TIMEOUT_ENDING: PlanActEnding = {
-  code: 'timeout',
-  params: {},
-  text: 'The time limit was reached before every step was done.',
-};
+export const TIMEOUT_ENDING = ending('plan_timeout', 'The time limit was reached before every step was done.');
 
 export function failedStep(step: string, description: string, error: string): FailedStep {
   // the ending goes on with a new sentence: the error's own full stop is dropped
@@ -28,35 +32,32 @@ function failedText(failed: FailedStep): string {
 }
 
 export function stepLimitEnding(limit: number): PlanActEnding {
-  return {
-    code: 'step_limit',
-    params: { limit },
-    text: `The plan reached its limit of ${limit} steps (setting planAct.maxStepsPerPlan); the steps left were not run.`,
-  };
+  return ending(
+    'plan_step_limit',
+    `The plan reached its limit of ${limit} steps (setting planAct.maxStepsPerPlan); the steps left were not run.`,
+    { limit },
+  );
 }
 
 export function replanLimitEnding(failed: FailedStep, limit: number): PlanActEnding {
-  return {
-    code: 'replan_limit',
-    params: { ...failed, limit },
-    text: `${failedText(failed)}. The replan limit (${limit}, setting planAct.maxReplans) was reached.`,
-  };
+  return ending(
+    'plan_replan_limit',
+    `${failedText(failed)}. The replan limit (${limit}, setting planAct.maxReplans) was reached.`,
+    { ...failed, limit },
+  );
 }
 
 export function replanFailedEnding(failed: FailedStep, reason: string): PlanActEnding {
-  return {
-    code: 'replan_failed',
-    params: { ...failed, reason },
-    text: `${failedText(failed)}. The planner could not replan: ${reason}`,
-  };
+  return ending('plan_replan_failed', `${failedText(failed)}. The planner could not replan: ${reason}`, {
+    ...failed,
+    reason,
+  });
 }
 
 export function goalUnreachableEnding(failed: FailedStep): PlanActEnding {
-  return {
-    code: 'goal_unreachable',
-    params: { ...failed },
-    text: `${failedText(failed)}. The planner found no other way to the goal.`,
-  };
+  return ending('plan_goal_unreachable', `${failedText(failed)}. The planner found no other way to the goal.`, {
+    ...failed,
+  });
 }
 
 /** The notice that a failed step was replanned. */

@@ -40,7 +40,9 @@ interface StepRun {
  */
 export class PlanActFlow extends BaseFlow {
   private readonly planner = new PlanActPlanner(this.run.llm, (what, error) =>
-    this.emitNotice('planner_retry', `The planner's ${what} was not valid (${error}); asking again.`, 'warning'),
+    this.emitNotice('warning', 'planner_retry', `The planner's ${what} was not valid (${error}); asking again.`, {
+      error,
+    }),
   );
   private described: AgentDescription[] | undefined;
 
@@ -51,12 +53,10 @@ export class PlanActFlow extends BaseFlow {
     let plan = resumable ?? (await this.createPlan(input));
     if (resumable) {
       const next = openStep(plan);
-      this.emitNotice(
-        'flow_resumed',
-        next ? `Continuing from step ${next.key}: ${next.text}` : 'Finishing the plan.',
-        'info',
-        next ? { step: next.key, text: next.text } : { variant: 'finishing' },
-      );
+      if (next) {
+        const text = `Continuing from step ${next.key}: ${next.text}`;
+        this.emitNotice('info', 'flow_resumed', text, { step: next.key, description: next.text });
+      } else this.emitNotice('info', 'flow_finishing', 'Finishing the plan.');
     }
     if (plan.steps.length === 0) return this.finishInfeasible(plan);
     const lastStep = plan.steps.at(-1);
@@ -100,7 +100,8 @@ export class PlanActFlow extends BaseFlow {
       // a task too large for the model fails the run: one step would only fail later, less clearly
       if (isLlmError(error, 'context_length')) throw error;
       this.stopReason();
-      this.emitNotice('default_plan', `Planning failed (${describeError(error).message}); using one step.`, 'warning');
+      const reason = describeError(error).message;
+      this.emitNotice('warning', 'default_plan', `Planning failed (${reason}); using one step.`, { error: reason });
       drafted = {
         title: task.slice(0, 80),
         goal: task,
@@ -225,7 +226,8 @@ export class PlanActFlow extends BaseFlow {
       };
     } catch (error) {
       if (this.stopReason()) return { plan };
-      this.emitNotice('replan_failed', `The plan was kept as it was: ${describeError(error).message}`, 'warning');
+      const reason = describeError(error).message;
+      this.emitNotice('warning', 'replan_failed', `The plan was kept as it was: ${reason}`, { error: reason });
       return { plan };
     }
   }
@@ -246,7 +248,7 @@ export class PlanActFlow extends BaseFlow {
     if (steps.length === 0) return { ending: goalUnreachableEnding(failed) };
     const updated = this.replaceRemaining(plan, steps);
     const notice = replannedNotice(failed, replansSoFar + 1, this.options.maxReplans, steps.length);
-    this.emitNotice('replanned', notice.text, 'warning', notice.params);
+    this.emitNotice('warning', 'replanned', notice.text, notice.params);
     return { plan: updated };
   }
 
@@ -289,7 +291,8 @@ export class PlanActFlow extends BaseFlow {
   private checkedAttachments(reported: readonly string[]): string[] {
     const { files, refused } = checkAttachments(this.run.session.workspace, reported);
     if (refused.length) {
-      this.emitNotice('attachments_refused', `Attachments left out: ${refused.join('; ')}`, 'warning');
+      const list = refused.join('; ');
+      this.emitNotice('warning', 'attachments_refused', `Attachments left out: ${list}`, { files: list });
     }
     return files;
   }
@@ -303,7 +306,7 @@ export class PlanActFlow extends BaseFlow {
 
   /** The Planner's summary ends the turn; a run that stopped early says why first. */
   private async finish(planId: string, ending?: PlanActEnding): Promise<FlowResult> {
-    if (ending) this.emitNotice(`plan_${ending.code}`, ending.text, 'warning', ending.params);
+    if (ending) this.emitNotice('warning', ...ending.notice);
     const plan = this.plans.require(this.sessionId, planId);
     const attachments = [...new Set(plan.steps.flatMap((step) => step.attachments))];
     let message: string;
@@ -317,7 +320,11 @@ export class PlanActFlow extends BaseFlow {
       shown = [...new Set([...pictured, ...attachments])];
     } catch (error) {
       if (this.run.signal.aborted) throw error;
-      this.emitNotice('summary_report', `The summary failed (${describeError(error).message}); showing the results.`);
+      const reason = describeError(error).message;
+      this.emitNotice('info', 'summary_report', `The summary failed (${reason}); showing the results.`, {
+        reason: 'failed',
+        error: reason,
+      });
       message = plan.steps
         .map((step) => `${step.key}. ${step.text}: ${step.result || step.error || step.status}`)
         .join('\n');

@@ -61,14 +61,10 @@ export class PlanningFlow extends BaseFlow {
     }
     const reopened = this.plans.updatePlan(this.sessionId, plan.id, { status: 'active' });
     const next = reopened.steps.find((step) => step.status !== 'completed');
-    this.emitNotice(
-      'flow_resumed',
-      next
-        ? `Continuing plan "${plan.title}" from step ${next.index}: ${next.text}`
-        : `Finishing plan "${plan.title}".`,
-      'info',
-      next ? { step: next.index, text: next.text } : { variant: 'finishing' },
-    );
+    if (next) {
+      const text = `Continuing plan "${plan.title}" from step ${next.index}: ${next.text}`;
+      this.emitNotice('info', 'flow_resumed', text, { step: String(next.index), description: next.text });
+    } else this.emitNotice('info', 'flow_finishing', `Finishing plan "${plan.title}".`);
     this.emitPlan('updated', reopened);
     return reopened;
   }
@@ -104,7 +100,9 @@ export class PlanningFlow extends BaseFlow {
       failure = describeError(error).message;
     }
     if (!drafted) {
-      this.emitNotice('default_plan', `Planning failed (${failure}); using a default plan.`, 'warning');
+      this.emitNotice('warning', 'default_plan', `Planning failed (${failure}); using a default plan.`, {
+        error: failure,
+      });
       drafted = { title: `Plan for: ${firstLine(task)}`, steps: DEFAULT_PLAN_STEPS };
     }
     const plan = this.plans.create({
@@ -258,11 +256,10 @@ export class PlanningFlow extends BaseFlow {
       calls = reply.toolCalls.filter((call) => call.name === PLANNING_TOOL_NAME);
     } catch (error) {
       if (this.stopReason()) return;
-      this.emitNotice(
-        'replan_failed',
-        `The planner could not revise the plan: ${describeError(error).message}`,
-        'warning',
-      );
+      const reason = describeError(error).message;
+      this.emitNotice('warning', 'replan_failed', `The planner could not revise the plan: ${reason}`, {
+        error: reason,
+      });
       return;
     }
     let changed = false;
@@ -271,7 +268,7 @@ export class PlanningFlow extends BaseFlow {
       const parsed = PlanningParameters.safeParse(args);
       if (!parsed.success || (parsed.data.command !== 'update' && parsed.data.command !== 'mark_step')) continue;
       const result = executePlanning(this.plans, this.sessionId, { ...parsed.data, plan_id: planId }, this.knownAgents);
-      if (result.error) this.emitNotice('replan_refused', result.error, 'warning');
+      if (result.error) this.emitNotice('warning', 'replan_refused', result.error, { error: result.error });
       else changed = true;
     }
     if (changed) this.emitPlan('updated', this.plans.require(this.sessionId, planId));
@@ -292,7 +289,7 @@ export class PlanningFlow extends BaseFlow {
       plan,
       ending,
       primary: this.primary,
-      onFallback: (code, text) => this.emitNotice(code, text, 'warning'),
+      onFallback: (...notice) => this.emitNotice('warning', ...notice),
     });
     const finished = this.plans.updatePlan(this.sessionId, planId, {
       status: allDone ? 'completed' : 'stopped',

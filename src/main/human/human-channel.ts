@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ElicitationForm } from '../../shared/elicitation-form.js';
 import type { CoreEventInput } from '../../shared/events.js';
+import { noticeEvent, type NoticeArgs } from '../../shared/notice-codes.js';
 
 export class NobodyToAskError extends Error {
   constructor() {
@@ -75,8 +76,8 @@ export class HumanChannel {
   }
 
   /** Something the person should know without answering (a request declined for them, a model's answer). */
-  tell(code: string, text: string, level: 'info' | 'warning' = 'info'): void {
-    this.emit({ type: 'notice', sessionId: this.sessionId, level, code, text });
+  tell(level: 'info' | 'warning', ...notice: NoticeArgs): void {
+    this.emit(noticeEvent(this.sessionId, level, ...notice));
   }
 
   /** Returns false when no question with this id is waiting. */

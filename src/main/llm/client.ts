@@ -2,12 +2,12 @@ import type OpenAI from 'openai';
 import { LlmConfigSchema, type LlmConfig, type LlmConfigInput } from '../../shared/settings/llm-config.js';
 import type { AskOptions, AskToolOptions, Llm, LlmReply, ToolChoice, ToolSpec } from './types.js';
 import type { ChatMessage, ToolCall } from '../../shared/chat-message.js';
-import type { MessageParams } from '../../shared/events.js';
 import { AttemptScope } from './attempt-scope.js';
 import { fitContext } from './context-fit.js';
 import { LlmError, isLlmError } from './errors.js';
 import { supportsVision } from './model-traits.js';
 import type { LlmNoticeCode } from './notices.js';
+import type { NoticeArgs } from '../../shared/notice-codes.js';
 import { createSdkClient, type SdkClientOptions } from './providers.js';
 import { requestBody } from './request-body.js';
 import {
@@ -53,8 +53,8 @@ function refusesStreamUsage(error: LlmError): boolean {
   return error.code === 'bad_request' && /stream_options|include_usage/i.test(error.message);
 }
 
-function notify(options: AskOptions, code: LlmNoticeCode, text: string, params?: MessageParams): void {
-  options.onNotice?.(code, text, params);
+function notify(options: AskOptions, ...notice: NoticeArgs<LlmNoticeCode>): void {
+  options.onNotice?.(...notice);
 }
 
 /** The one LLM client: any OpenAI-compatible provider through the openai SDK, with retries and context fitting. */
@@ -132,6 +132,7 @@ export class LlmClient implements Llm {
         options,
         'no_tool_support',
         `The provider refused tool calling for model ${this.model} (${error.message}); from now on tools are described in the prompt and calls read from the model's replies.`,
+        { model: this.model },
       );
       return this.completeWithTextTools(messages, options, tools);
     }
@@ -158,6 +159,7 @@ export class LlmClient implements Llm {
         options,
         'text_tool_calls',
         `Model ${this.model} wrote its tool calls as text instead of using the tools API; they were read from its reply.`,
+        { model: this.model },
       );
     }
     return { ...reply, text: parsed.text, toolCalls: parsed.toolCalls, finishReason: 'tool_calls' };
@@ -244,7 +246,7 @@ export class LlmClient implements Llm {
         throw new LlmError(
           'context_length',
           `the task and the system prompt take ${fit.fixedTokens} tokens, more than the context of the model: ${room}`,
-          { hint: TASK_TOO_LARGE_HINT },
+          { hint: TASK_TOO_LARGE_HINT, reason: 'task_too_large' },
         );
       }
       throw new LlmError('context_length', `the conversation needs ${fit.tokens} tokens but ${room}`);
@@ -303,6 +305,7 @@ export class LlmClient implements Llm {
       return new LlmError('empty_reply', `model ${this.model} used all its completion tokens without an answer`, {
         hint: 'Raise maxTokens of this LLM (reasoning models spend tokens on thinking first).',
         retryable: false,
+        reason: 'out_of_tokens',
       });
     }
     return new LlmError('empty_reply', `model ${this.model} answered with an empty message`);

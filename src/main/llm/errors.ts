@@ -56,12 +56,14 @@ export interface LlmErrorDetails {
   hint?: string;
   /** overrides the code's default (e.g. an empty reply that another attempt cannot fix) */
   retryable?: boolean;
-  /** for `network`: what the connection ran into */
-  reason?: NetworkReason;
+  /** what the error ran into, when the UI says it in its own words (see LlmErrorReason) */
+  reason?: LlmErrorReason;
 }
 
 /** What a failed connection ran into: the person is told the server refused, or the name did not resolve. */
 export type NetworkReason = 'refused' | 'dns' | 'reset' | 'other';
+/** a network error's reason; for `context_length` the task alone is too large; for `empty_reply` it ran out of tokens */
+export type LlmErrorReason = NetworkReason | 'task_too_large' | 'out_of_tokens';
 
 const NETWORK_REASONS: Record<string, NetworkReason> = {
   ECONNREFUSED: 'refused',
@@ -90,7 +92,7 @@ export class LlmError extends Error {
   readonly status?: number;
   readonly retryAfterMs?: number;
   readonly attempts?: number;
-  readonly reason?: NetworkReason;
+  readonly reason?: LlmErrorReason;
   /** when it failed: a wait the provider asked for counts from here */
   readonly failedAt = Date.now();
   private readonly retryableOverride?: boolean;

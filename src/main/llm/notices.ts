@@ -1,3 +1,5 @@
+import type { NoticeCode } from '../../shared/notice-codes.js';
+
 /** Codes handed to `onNotice`: things about a request the user should see (as warning events). */
 export const LLM_NOTICE_CODES = [
   /** a failed attempt is retried after a wait; a streamed reply starts over */
@@ -10,5 +12,5 @@ export const LLM_NOTICE_CODES = [
   'text_tool_calls',
   /** old tool outputs were shortened or old turns left out to fit the context window */
   'context_fitted',
-] as const;
+] as const satisfies readonly NoticeCode[];
 export type LlmNoticeCode = (typeof LLM_NOTICE_CODES)[number];

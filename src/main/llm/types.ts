@@ -1,5 +1,7 @@
-import type { MessageParams, UsageTotals } from '../../shared/events.js';
+import type { UsageTotals } from '../../shared/events.js';
 import type { ChatMessage, ToolCall } from '../../shared/chat-message.js';
+import type { NoticeArgs } from '../../shared/notice-codes.js';
+import type { LlmNoticeCode } from './notices.js';
 
 /** A tool as the model sees it. */
 export interface ToolSpec {
@@ -16,7 +18,7 @@ export interface LlmHooks {
   /** a request finished; usage of that request */
   onUsage?: (usage: UsageTotals, model: string) => void;
   /** something the user should know (image dropped, fallback used, retrying); `params` fill in its translation */
-  onNotice?: (code: string, text: string, params?: MessageParams) => void;
+  onNotice?: (...notice: NoticeArgs<LlmNoticeCode>) => void;
 }
 
 export interface AskOptions extends LlmHooks {

@@ -32,9 +32,10 @@ export async function askElicitation(
 ): Promise<ElicitResult> {
   if (!human.available) {
     human.tell(
+      'warning',
       'mcp_elicitation_declined',
       `MCP server "${form.server}" asked for input ("${form.message}"); declined because nobody can answer in this run.`,
-      'warning',
+      { server: form.server, message: form.message },
     );
     return { action: 'decline' };
   }
@@ -44,10 +45,12 @@ export async function askElicitation(
   if (answer.action !== 'accept') return { action: answer.action };
   const checked = checkElicitationContent(form, answer.content);
   if (checked.ok) return { action: 'accept', content: checked.content };
+  const problems = checked.problems.join('; ');
   human.tell(
-    'mcp_elicitation_invalid',
-    `The answer to MCP server "${form.server}" did not fit its form (${checked.problems.join('; ')}); sent as cancelled.`,
     'warning',
+    'mcp_elicitation_invalid',
+    `The answer to MCP server "${form.server}" did not fit its form (${problems}); sent as cancelled.`,
+    { server: form.server, problems },
   );
   return { action: 'cancel' };
 }

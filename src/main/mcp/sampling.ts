@@ -59,13 +59,19 @@ export async function answerSampling(
   });
   if (!decision.allowed) {
     deps.human.tell(
+      'info',
       'mcp_sampling_declined',
       `MCP server "${server}" asked the model a question; not sent: ${decision.reason}.`,
+      { server },
     );
     throw new SamplingDeclinedError(decision.reason);
   }
   const reply = await deps.llm.ask(messages, { signal, stream: false, maxTokens: params.maxTokens });
-  deps.human.tell('mcp_sampling_answer', `The model answered MCP server "${server}": ${clip(reply.text)}`);
+  const answer = clip(reply.text);
+  deps.human.tell('info', 'mcp_sampling_answer', `The model answered MCP server "${server}": ${answer}`, {
+    server,
+    answer,
+  });
   return {
     role: 'assistant',
     model: deps.llm.model,

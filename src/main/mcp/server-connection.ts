@@ -15,7 +15,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { McpOAuthProvider, SignInRequiredError } from './oauth/oauth-provider.js';
 import type { McpServerConfig } from '../../shared/settings/mcp-settings.js';
-import { mcpLogPath, openTransport, type OpenedTransport } from './transport.js';
+import { CommandNotFoundError, mcpLogPath, openTransport, type OpenedTransport } from './transport.js';
 import { toToolResult } from './tool-result.js';
 import { toolError, type ToolResult } from '../tool/tool.js';
 import type { McpClientHost } from './client-host.js';
@@ -31,6 +31,7 @@ const CLIENT_INFO = { name: 'manus-desktop', version: '0.1.0' };
 const SERVER_LOG_LEVEL = 'info';
 
 export type McpServerState = 'connecting' | 'connected' | 'failed' | 'disabled';
+export type McpConnectFailure = 'command_not_found' | 'sign_in_required';
 
 export interface McpServerStatus {
   name: string;
@@ -38,6 +39,8 @@ export interface McpServerStatus {
   status: McpServerState;
   /** why the server is not connected, in words a user can act on */
   error?: string;
+  /** why connecting failed, when it is one the UI says in its own words */
+  failure?: McpConnectFailure;
   tools: { name: string; description?: string }[];
   prompts: { name: string; description?: string }[];
   resources: { uri: string; name: string; mimeType?: string }[];
@@ -76,6 +79,7 @@ export class McpServerConnection {
   private opened?: OpenedTransport;
   private state: McpServerState = 'connecting';
   private lastError?: string;
+  private lastFailure?: McpConnectFailure;
   private tools: McpTool[] = [];
   private prompts: Prompt[] = [];
   private resources: Resource[] = [];
@@ -123,6 +127,7 @@ export class McpServerConnection {
       type: this.config.type,
       status: this.state,
       ...(this.lastError && this.state !== 'connected' ? { error: this.lastError } : {}),
+      ...(this.lastFailure && this.state !== 'connected' ? { failure: this.lastFailure } : {}),
       tools: this.tools.map((tool) => ({ name: tool.name, description: tool.description })),
       prompts: this.prompts.map((prompt) => ({ name: prompt.name, description: prompt.description })),
       resources: this.resources.map((resource) => ({
@@ -230,6 +235,11 @@ export class McpServerConnection {
       this.lastError = this.signInRequired
         ? new SignInRequiredError(this.name).message
         : `could not connect: ${messageOf(error)}`;
+      this.lastFailure = this.signInRequired
+        ? 'sign_in_required'
+        : error instanceof CommandNotFoundError
+          ? 'command_not_found'
+          : undefined;
       this.setState('failed');
       if (!this.signInRequired) this.scheduleReconnect();
     }
@@ -329,6 +339,7 @@ export class McpServerConnection {
     const seeLog = this.config.type === 'stdio' ? ` (see ${mcpLogPath(this.logDir, this.name)})` : '';
     this.client = undefined;
     this.lastError = `the server closed the connection${seeLog}; reconnecting`;
+    this.lastFailure = undefined;
     this.setState('failed');
     this.scheduleReconnect();
   }
@@ -346,6 +357,7 @@ export class McpServerConnection {
       killQuietly(this.opened?.pid());
       await this.dropClient();
       this.lastError = 'the server stopped answering; restarting it';
+      this.lastFailure = undefined;
       this.setState('failed');
       this.scheduleReconnect();
     }

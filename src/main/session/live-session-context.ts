@@ -15,6 +15,7 @@ import type { TurnParts } from '../flow/mode-parts.js';
 import type { SessionContext } from '../tool/session-context.js';
 import type { ToolGate } from '../tool/tool-gate.js';
 import { lazyPart } from './lazy-part.js';
+import { noticeEvent } from '../../shared/notice-codes.js';
 
 export interface LiveSessionContextOptions {
   sessionId: string;
@@ -49,7 +50,7 @@ export function createLiveSessionContext(options: LiveSessionContextOptions): Li
     const created = createSessionSandbox({ sessionId, workspace, settings: options.settings().sandbox, dataDir });
     // nothing is isolated in local mode: the session is told once, when its first code runs
     if (created.kind === 'local') {
-      emit({ type: 'notice', sessionId, level: 'warning', code: 'local_sandbox', text: LOCAL_SANDBOX_WARNING });
+      emit(noticeEvent(sessionId, 'warning', 'local_sandbox', LOCAL_SANDBOX_WARNING));
     }
     return created;
   }, closeSessionSandbox);

@@ -14,9 +14,9 @@ export function withSessionHooks(llm: Llm, hooks: SessionLlmHooks): Llm {
       hooks.onUsage(usage, model);
       options.onUsage?.(usage, model);
     },
-    onNotice: (code, text, params) => {
-      hooks.onNotice(code, text, params);
-      options.onNotice?.(code, text, params);
+    onNotice: (...notice) => {
+      hooks.onNotice(...notice);
+      options.onNotice?.(...notice);
     },
   });
   return {

@@ -45,6 +45,7 @@ import { describeError } from '../flow/run-errors.js';
 import { claimRun, clearRunning, isDeadRun, recoverDeadRuns } from './run-markers.js';
 import { TokenBudget, TokenBudgetExceededError } from './token-budget.js';
 import { addUsage } from '../llm/usage.js';
+import { noticeEvent } from '../../shared/notice-codes.js';
 
 export type { RunResult, StartTaskRequest } from '../flow/mode-runner.js';
 
@@ -222,13 +223,7 @@ export class SessionService {
     claimRun(this.store, this.options.dataDir, sessionId);
     const session = this.store.updateSession(sessionId, { status: 'running' });
     this.emit({ type: 'session', sessionId, action: 'status', session });
-    this.emit({
-      type: 'notice',
-      sessionId,
-      level: 'info',
-      code: 'resumed',
-      text: 'Resuming where the session stopped.',
-    });
+    this.emit(noticeEvent(sessionId, 'info', 'resumed', 'Resuming where the session stopped.'));
     const task = this.lastUserMessage(sessionId) ?? session.title;
     return {
       sessionId,
@@ -481,8 +476,7 @@ export class SessionService {
         this.store.updateSession(sessionId, { usage: live.usage });
         this.emit({ type: 'usage', sessionId, model, request, session: live.usage });
       },
-      onNotice: (code, text, params) =>
-        this.emit({ type: 'notice', sessionId, level: 'warning', code, text, ...(params ? { params } : {}) }),
+      onNotice: (...notice) => this.emit(noticeEvent(sessionId, 'warning', ...notice)),
     });
   }
 
@@ -503,6 +497,7 @@ export class SessionService {
       return unusableVisionModel(
         llm.model,
         `the vision model "${vision.name}" (${visionLlm.model}) does not take images`,
+        vision.name,
       );
     }
     const describer = createImageDescriber(visionLlm, { timeoutMs: vision.config.requestTimeoutMs });

@@ -1,4 +1,4 @@
-import type { UsageTotals } from '../../shared/events.js';
+import type { MessageParams, UsageTotals } from '../../shared/events.js';
 
 /** The code of the error a run stops with when it used up its tokens (the renderer translates it). */
 export const TOKEN_BUDGET_CODE = 'token_budget_exceeded';
@@ -30,6 +30,11 @@ export class TokenBudgetExceededError extends Error {
       `Stopped: ${what} used ${used.toLocaleString('en')} tokens, its budget is ${limit.toLocaleString('en')}; ${FIX_BY_SCOPE[scope]}.`,
     );
     this.name = 'TokenBudgetExceededError';
+  }
+
+  /** What the renderer's translation fills in: whose budget, and the numbers. */
+  get params(): MessageParams {
+    return { reason: this.scope, used: this.used, limit: this.limit };
   }
 }
 

@@ -8,14 +8,14 @@ export class ToolCollection {
 
   constructor(
     tools: AnyTool[] = [],
-    private readonly onWarning: (text: string) => void = () => {},
+    private readonly onClash: (text: string, tool: string) => void = () => {},
   ) {
     for (const tool of tools) this.add(tool);
   }
 
   add(tool: AnyTool): boolean {
     if (this.byName.has(tool.name)) {
-      this.onWarning(`Tool "${tool.name}" is already registered; the second one was skipped.`);
+      this.onClash(`Tool "${tool.name}" is already registered; the second one was skipped.`, tool.name);
       return false;
     }
     this.byName.set(tool.name, tool);

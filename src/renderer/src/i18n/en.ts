@@ -262,6 +262,34 @@ export const en = {
         title: 'Nothing is waiting for this answer any more',
         fix: 'The question was answered or the run stopped.',
       },
+      context_length_task_too_large: {
+        title: 'The task is too long for this model',
+        fix: 'Shorten the task, or save the long text in a file of the workspace and ask the agent to read it; a model with a larger context window also helps.',
+      },
+      empty_reply_out_of_tokens: {
+        title: 'The model used all its tokens before answering',
+        fix: 'Raise Max tokens in the provider’s settings (reasoning models spend tokens on thinking first), then retry.',
+      },
+      token_budget_exceeded: {
+        title: 'Token budget reached',
+        fix: 'Raise the token budget in Settings → Usage & budget (or clear it), then resume.',
+      },
+      token_budget_exceeded_run: {
+        title: 'Token budget reached',
+        fix: 'Stopped: this run used {{used, number}} tokens, its budget is {{limit, number}}. Resume it with a larger budget to go on.',
+      },
+      token_budget_exceeded_session: {
+        title: 'Token budget reached',
+        fix: 'Stopped: this session used {{used, number}} tokens, its budget is {{limit, number}}. Raise the session budget in Settings → Usage & budget (or clear it), then resume.',
+      },
+      unknown_agent: {
+        title: 'Unknown agent: {{agents}}',
+        fix: 'The agents that exist: {{known}}. Pick one of them, then retry.',
+      },
+      planner_invalid: {
+        title: 'The planner’s answers did not fit the plan format',
+        fix: 'It tried {{attempts}} times. Retry, or pick a model that follows instructions more closely.',
+      },
       offline: {
         title: 'The Manus server is not reachable',
         fix: 'Start it again with `manus serve` and reload this page.',
@@ -269,21 +297,55 @@ export const en = {
     },
     notices: {
       resumed: 'Resuming where the session stopped.',
+      retrying: 'The model request failed; trying again (attempt {{attempt}} of {{maxAttempts}}).',
       image_dropped_one: '{{count}} image left out: {{model}} does not take images.',
       image_dropped_other: '{{count}} images left out: {{model}} does not take images.',
+      image_dropped_no_vision_model_one:
+        '{{count}} image was not shown to {{model}}: it cannot see images and no vision model is set (Settings → Model providers → Vision model).',
+      image_dropped_no_vision_model_other:
+        '{{count}} images were not shown to {{model}}: it cannot see images and no vision model is set (Settings → Model providers → Vision model).',
+      image_dropped_vision_model_unusable_one:
+        '{{count}} image was not shown to {{model}}: it cannot see images, and the vision model {{visionModel}} does not take images either (Settings → Model providers).',
+      image_dropped_vision_model_unusable_other:
+        '{{count}} images were not shown to {{model}}: it cannot see images, and the vision model {{visionModel}} does not take images either (Settings → Model providers).',
+      image_description_failed_one: 'The image from {{source}} could not be described: {{error}}',
+      image_description_failed_other: 'Image {{index}} of {{count}} from {{source}} could not be described: {{error}}',
       no_tool_support: '{{model}} cannot call tools directly: the tools are described in its prompt instead.',
+      text_tool_calls:
+        '{{model}} wrote its tool calls as text instead of using the tools API; they were read from its reply.',
       context_fitted: 'The conversation was shortened to fit the context window of {{model}}.',
       local_sandbox:
         'The sandbox is in local mode: Python and shell commands run directly on this computer, without isolation. Switch it to Docker in Settings to isolate them.',
-      agent_stuck: 'The agent repeated itself and was asked to try another way.',
-      flow_resumed: 'Continuing the plan from step {{step}}: {{text}}',
-      flow_resumed_finishing: 'Every step is done: finishing the plan.',
-      nothing_to_resume: 'The plan “{{plan}}” was already finished: nothing was run again.',
-      default_plan: 'Planning did not work out, so a default plan is used.',
-      planner_retry: 'The planner’s answer was not valid: it is asked again.',
-      replan_failed: 'The plan could not be revised: it is kept as it was.',
-      mcp_failed:
-        'The MCP server “{{server}}” is not available: its tools are left out of this run (see Settings → MCP).',
+      agent_stuck: 'The {{agent}} agent repeated itself and was asked to try another way.',
+      tool_name_clash: 'Tool "{{tool}}" is already registered; the second one was skipped.',
+      settings_problem:
+        'The setting {{setting}} is not valid: it is ignored and the other settings are kept. Fix it in Settings or with `manus config reset {{setting}}`.',
+      settings_unreadable:
+        'The saved settings could not be read: this run uses the defaults. Fix them with `manus config reset --all`.',
+      mcp_failed: 'MCP server "{{server}}" is not available: {{error}}',
+      mcp_failed_command_not_found:
+        'MCP server "{{server}}" could not start: its command was not found. Check the command in Settings → MCP servers, or install it.',
+      mcp_failed_sign_in_required: 'MCP server "{{server}}" needs you to sign in: do so in Settings → MCP servers.',
+      mcp_elicitation_declined:
+        'MCP server "{{server}}" asked for input ("{{message}}"); declined because nobody can answer in this run.',
+      mcp_elicitation_invalid:
+        'The answer to MCP server "{{server}}" did not fit its form ({{problems}}); sent as cancelled.',
+      mcp_sampling_declined: 'MCP server "{{server}}" asked the model a question; it was not sent.',
+      mcp_sampling_answer: 'The model answered MCP server "{{server}}": {{answer}}',
+      nothing_to_resume: 'Plan "{{plan}}" was already finished; nothing was run again.',
+      flow_resumed: 'Continuing from step {{step}}: {{description}}',
+      flow_finishing: 'Finishing the plan.',
+      planner_retry: 'The planner’s answer was not valid ({{error}}); asking again.',
+      default_plan: 'Planning failed ({{error}}); going on with a default plan.',
+      replan_failed: 'The plan was kept as it was: the planner could not revise it ({{error}}).',
+      replan_refused: 'A change to the plan was refused: {{error}}',
+      attachments_refused: 'Attachments left out: {{files}}',
+      summary_fallback: 'The summary could not be written; asking the primary agent.',
+      summary_fallback_empty: 'The model gave an empty summary; asking the primary agent.',
+      summary_fallback_failed: 'The summary failed ({{error}}); asking the primary agent.',
+      summary_report: 'No summary was written; showing the plan report.',
+      summary_report_missing: 'The {{agent}} agent gave no summary; showing the plan report.',
+      summary_report_failed: 'The summary failed ({{error}}); showing the plan report.',
     },
     retryReasons: {
       rate_limited: 'The provider is limiting requests.',

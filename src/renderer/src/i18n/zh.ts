@@ -266,6 +266,34 @@ export const zh: Translation<typeof en> = {
         title: '已经没有在等待这个回答了',
         fix: '问题已被回答，或运行已经停止。',
       },
+      context_length_task_too_large: {
+        title: '任务内容太长，超出了这个模型的上下文',
+        fix: '请缩短任务；或把长文本存成工作区里的文件，让智能体去读取。换用上下文窗口更大的模型也有帮助。',
+      },
+      empty_reply_out_of_tokens: {
+        title: '模型还没作答就用完了全部输出 token',
+        fix: '请在服务商设置中调高“最大 token 数”（推理模型会先把 token 用在思考上），然后重试。',
+      },
+      token_budget_exceeded: {
+        title: '已达到 token 预算',
+        fix: '在 设置 → 用量与预算 中提高 token 预算（或清空它），然后继续运行。',
+      },
+      token_budget_exceeded_run: {
+        title: '已达到 token 预算',
+        fix: '已停止：本次运行用了 {{used, number}} 个 token，预算为 {{limit, number}}。用更大的预算继续运行即可接着做。',
+      },
+      token_budget_exceeded_session: {
+        title: '已达到 token 预算',
+        fix: '已停止：本会话用了 {{used, number}} 个 token，预算为 {{limit, number}}。在 设置 → 用量与预算 中提高会话预算（或清空它），然后继续运行。',
+      },
+      unknown_agent: {
+        title: '没有这个智能体：{{agents}}',
+        fix: '现有的智能体：{{known}}。请从中选择一个，然后重试。',
+      },
+      planner_invalid: {
+        title: '规划器的回答不符合计划格式',
+        fix: '已尝试 {{attempts}} 次。请重试，或换用更能遵循指令的模型。',
+      },
       offline: {
         title: '无法连接 Manus 服务器',
         fix: '请重新运行 `manus serve` 并刷新此页面。',
@@ -273,20 +301,51 @@ export const zh: Translation<typeof en> = {
     },
     notices: {
       resumed: '从会话停止的地方继续。',
+      retrying: '模型请求失败，正在重试（第 {{attempt}} 次，共 {{maxAttempts}} 次）。',
       image_dropped_one: '已略去 {{count}} 张图片：{{model}} 不支持图片输入。',
       image_dropped_other: '已略去 {{count}} 张图片：{{model}} 不支持图片输入。',
+      image_dropped_no_vision_model_one:
+        '有 {{count}} 张图片没有交给 {{model}}：它无法识别图片，而且尚未设置视觉模型（设置 → 模型服务商 → 视觉模型）。',
+      image_dropped_no_vision_model_other:
+        '有 {{count}} 张图片没有交给 {{model}}：它无法识别图片，而且尚未设置视觉模型（设置 → 模型服务商 → 视觉模型）。',
+      image_dropped_vision_model_unusable_one:
+        '有 {{count}} 张图片没有交给 {{model}}：它无法识别图片，所设的视觉模型 {{visionModel}} 也不支持图片输入（设置 → 模型服务商）。',
+      image_dropped_vision_model_unusable_other:
+        '有 {{count}} 张图片没有交给 {{model}}：它无法识别图片，所设的视觉模型 {{visionModel}} 也不支持图片输入（设置 → 模型服务商）。',
+      image_description_failed_one: '无法描述来自 {{source}} 的图片：{{error}}',
+      image_description_failed_other: '无法描述来自 {{source}} 的第 {{index}} 张图片（共 {{count}} 张）：{{error}}',
       no_tool_support: '{{model}} 不能直接调用工具：工具已改为写在提示中。',
+      text_tool_calls: '{{model}} 没有通过工具接口调用工具，而是把调用写成了文本；已从它的回复中读出这些调用。',
       context_fitted: '对话已被缩短，以适应 {{model}} 的上下文窗口。',
       local_sandbox:
         '沙箱处于本地模式：Python 和 shell 命令直接在这台电脑上运行，没有隔离。可在“设置”中切换到 Docker 以隔离它们。',
-      agent_stuck: '智能体在重复自己，已要求它换一种做法。',
-      flow_resumed: '从第 {{step}} 步继续执行计划：{{text}}',
-      flow_resumed_finishing: '所有步骤都已完成：正在收尾。',
+      agent_stuck: '{{agent}} 智能体在重复自己，已要求它换一种做法。',
+      tool_name_clash: '有两个工具都叫“{{tool}}”：后一个未被加载。',
+      settings_problem:
+        '设置项 {{setting}} 的值无效：已忽略这一项，其他设置照常生效。请在“设置”中修改，或运行 `manus config reset {{setting}}`。',
+      settings_unreadable: '无法读取已保存的设置：本次运行使用默认设置。可运行 `manus config reset --all` 修复。',
+      mcp_failed: 'MCP 服务器“{{server}}”不可用（{{error}}）。可在“设置 → MCP 服务器”中查看它的状态和日志。',
+      mcp_failed_command_not_found:
+        'MCP 服务器“{{server}}”无法启动：找不到它的命令。请在“设置 → MCP 服务器”中检查命令，或先安装它。',
+      mcp_failed_sign_in_required: 'MCP 服务器“{{server}}”需要登录：请在“设置 → MCP 服务器”中登录。',
+      mcp_elicitation_declined: 'MCP 服务器“{{server}}”请求输入（“{{message}}”）；本次运行中没有人能回答，已替你拒绝。',
+      mcp_elicitation_invalid: '给 MCP 服务器“{{server}}”的回答不符合它的表单（{{problems}}），已按“取消”发送。',
+      mcp_sampling_declined: 'MCP 服务器“{{server}}”想向模型提问；这个请求没有发出。',
+      mcp_sampling_answer: '模型回答了 MCP 服务器“{{server}}”：{{answer}}',
       nothing_to_resume: '计划“{{plan}}”已经完成，没有重新运行任何步骤。',
-      default_plan: '规划没有成功，改用默认计划。',
-      planner_retry: '规划器的回答无效，已要求它重新回答。',
-      replan_failed: '无法修订计划，保持原计划不变。',
-      mcp_failed: 'MCP 服务器“{{server}}”不可用：本次运行不使用它的工具（见“设置”→ MCP）。',
+      flow_resumed: '从步骤 {{step}} 继续：{{description}}',
+      flow_finishing: '正在收尾这个计划。',
+      planner_retry: '规划器的回答无效（{{error}}），正在重新询问。',
+      default_plan: '规划失败（{{error}}），改用默认计划继续。',
+      replan_failed: '计划保持不变：规划器未能修改它（{{error}}）。',
+      replan_refused: '对计划的一处修改被拒绝：{{error}}',
+      attachments_refused: '以下附件未附上：{{files}}',
+      summary_fallback: '无法写出总结，改请主智能体来写。',
+      summary_fallback_empty: '模型给出的总结是空的，改请主智能体来写。',
+      summary_fallback_failed: '总结失败（{{error}}），改请主智能体来写。',
+      summary_report: '没有写出总结，改为显示计划报告。',
+      summary_report_missing: '{{agent}} 智能体没有给出总结，改为显示计划报告。',
+      summary_report_failed: '总结失败（{{error}}），改为显示计划报告。',
     },
     retryReasons: {
       rate_limited: '服务商正在限制请求频率。',

@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next';
 import type { MessageParams } from '../../../shared/events.js';
+import { isNoticeCode, noticeNeedsParams, noticeReasons } from '../../../shared/notice-codes.js';
 import { recogniseProblem } from './problems.js';
 
 /**
@@ -30,11 +31,12 @@ const PROVIDER_SETTINGS_CODES = new Set([
   'no_llm',
 ]);
 
-/** `network` errors have one text per thing the connection ran into */
-function errorKey(code: string, params: MessageParams): string {
-  if (code !== 'network') return code;
+/** An error with a reason this renderer has its own text for (`network_refused`...) reads that; else its code's. */
+function errorKey(t: TFunction, code: string, params: MessageParams): string {
   const reason = params.reason;
-  return reason === 'refused' || reason === 'dns' ? `network_${reason}` : 'network';
+  if (typeof reason !== 'string') return code;
+  const specific = `${code}_${reason}`;
+  return t(`coreMessages.errors.${specific}.title`, { defaultValue: '' }) ? specific : code;
 }
 
 /** The fix for the case at hand: the wait the provider asked for, or the environment the model was set up by. */
@@ -55,7 +57,7 @@ export function readableProblem(
   params: MessageParams = {},
   hint?: string,
 ): ReadableProblem {
-  const key = `coreMessages.errors.${errorKey(code, params)}`;
+  const key = `coreMessages.errors.${errorKey(t, code, params)}`;
   const opensProviderSettings = PROVIDER_SETTINGS_CODES.has(code);
   if (t(`${key}.title`, { defaultValue: '' })) {
     return { title: t(`${key}.title`, params), fix: codedFix(t, key, params), opensProviderSettings, coded: true };
@@ -69,26 +71,17 @@ export function readableProblem(
   return { title: t('problems.generic.title'), fix: hint, opensProviderSettings, coded: false };
 }
 
-/** notices whose translation names things only the parameters carry */
-const NOTICES_WITH_PARAMS = new Set([
-  'image_dropped',
-  'no_tool_support',
-  'context_fitted',
-  'flow_resumed',
-  'nothing_to_resume',
-  'mcp_failed',
-]);
+/** The i18n keys of a notice, most specific first: its reason's own text, its code's, Plan-Act's block. */
+export function noticeKeys(code: string, params?: MessageParams): string[] {
+  const keys = [`coreMessages.notices.${code}`, `planAct.notices.${code}`];
+  const reason = params?.reason;
+  const reasons = isNoticeCode(code) ? noticeReasons(code) : [];
+  return typeof reason === 'string' && reasons.includes(reason) ? [`${keys[0]}_${reason}`, ...keys] : keys;
+}
 
 /** A notice's text in the UI's language; the English text when its code has none. */
 export function readableNotice(t: TFunction, code: string, text: string, params?: MessageParams): string {
   // a notice stored before it had parameters keeps its own words: its numbers and names are only in its text
-  if (NOTICES_WITH_PARAMS.has(code) && !params) return text;
-  // `variant` picks one of a notice's wordings (i18next's context: `flow_resumed_finishing`); Plan-Act's endings and
-  // replans keep their words in its own block
-  const { variant, ...values } = params ?? {};
-  return t([`coreMessages.notices.${code}`, `planAct.notices.${code}`], {
-    ...values,
-    context: variant,
-    defaultValue: text,
-  });
+  if (noticeNeedsParams(code) && !params) return text;
+  return t(noticeKeys(code, params), { ...params, defaultValue: text });
 }
