@@ -157,12 +157,10 @@ describe('core messages in the UI language', () => {
       '1 image(s) left out: model m does not take images',
     );
     expect(readableNotice(tZh, 'some_new_code', 'Something new.')).toBe('Something new.');
-    // one code, two wordings
-    expect(readableNotice(tEn, 'flow_resumed', 'Finishing the plan.', { variant: 'finishing' })).toBe(
-      'Every step is done: finishing the plan.',
-    );
-    expect(readableNotice(tZh, 'flow_resumed', 'Continuing', { step: 2, text: '画图' })).toBe(
-      '从第 2 步继续执行计划：画图',
+    // where a resumed flow goes on from, and its end, each in the UI's language
+    expect(readableNotice(tZh, 'flow_finishing', 'Finishing the plan.')).toBe('正在收尾这个计划。');
+    expect(readableNotice(tZh, 'flow_resumed', 'Continuing', { step: 2, description: '画图' })).toBe(
+      '从步骤 2 继续：画图',
     );
   });
 });
