@@ -230,6 +230,8 @@ describe('Plan-Act in the app against manus serve', () => {
     );
     const panel = page.getByTestId('plan-panel');
     const steps = panel.locator('.plan-step');
+    // the panel's code is its own chunk: it may still be arriving when a fast run has finished
+    await expect.poll(() => steps.count(), { timeout: 20_000 }).toBe(3);
     expect(await steps.locator('.plan-step-text').allInnerTexts()).toEqual([
       '整理需求',
       '读取价格页面',

@@ -186,8 +186,11 @@ export class SessionService {
       ...(attachments.length ? { attachments } : {}),
     });
     const task = request.task + (attachments.length ? attachmentNote(attachments) : '');
-    // attached pictures go with the task: shown to a model that sees, described for one that does not
-    const images = request.images ?? imagesAmong(attachments, session.workspace);
+    // attached pictures go with the task, named where the model finds them: shown to a model that sees, described
+    // for one that does not
+    const images =
+      request.images ??
+      imagesAmong(attachments, session.workspace).map((image) => ({ ...image, path: `/workspace/${image.path}` }));
     return {
       sessionId: session.id,
       done: this.launch(
