@@ -246,6 +246,14 @@ export const en = {
         title: 'The model did not answer in time',
         fix: 'Retry, or raise the request timeout in the provider’s settings.',
       },
+      too_many: {
+        title: 'Too many files are waiting to be sent',
+        fix: 'Send or remove the files already attached, then attach more.',
+      },
+      incomplete: {
+        title: 'A file has not finished uploading',
+        fix: 'Wait for the upload to finish (or remove the file), then send again.',
+      },
       empty_reply: {
         title: 'The model gave an empty answer',
         fix: 'Retry, or pick another model.',

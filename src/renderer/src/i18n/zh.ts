@@ -250,6 +250,14 @@ export const zh: Translation<typeof en> = {
         title: '模型没有及时回答',
         fix: '请重试，或在该服务商的设置中调高请求超时。',
       },
+      too_many: {
+        title: '等待发送的文件太多',
+        fix: '请先发送或移除已附加的文件，再附加更多。',
+      },
+      incomplete: {
+        title: '有文件尚未上传完成',
+        fix: '请等上传完成（或移除该文件）后再发送。',
+      },
       empty_reply: {
         title: '模型返回了空回答',
         fix: '请重试，或换一个模型。',
