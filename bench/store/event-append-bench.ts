@@ -217,7 +217,7 @@ console.log(
 );
 console.log(
   `Each figure: one transaction per event (the bus as the session service ran it when the issue was written) →\n` +
-    `group commit (the events of a tick in one transaction; streamed pieces wait up to ${STREAM_COMMIT_WINDOW_MS} ms for the rest\n` +
+    `group commit (the events of a tick in one transaction; while a stream flows, events wait up to ${STREAM_COMMIT_WINDOW_MS} ms for the rest\n` +
     `of their stream), both with today's redaction; ${EVENTS_PER_ROUND / 1000}k events, median of ${ROUNDS} alternating rounds;\n` +
     `every event shown to a subscriber, each tick ended with setImmediate as a stream's chunks end.\n`,
 );

@@ -177,7 +177,7 @@ describe('EventBus group commit', () => {
       }
     });
 
-    it('go out with the first other event, at the end of its tick, without waiting for the window', async () => {
+    it('take what the run emits meanwhile into their window, until an event someone waits on commits them all', async () => {
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
       const { store, dataDir } = tempStore();
       const sessionId = newSession(store).id;
@@ -190,17 +190,35 @@ describe('EventBus group commit', () => {
         await nextTick();
         bus.emit(delta(sessionId, 'answer'));
         await nextTick();
-        expect(seen).toEqual([]);
+        // the whole reply and a tool call, emitted while the stream's window is open, join it
         bus.emit(whole(sessionId, 'The answer'));
+        bus.emit({ type: 'tool', sessionId, callId: 'c1', name: 'bash', args: {}, status: 'calling' });
         await nextTick();
-        expect(seen.map(textOf)).toEqual(['The ', 'answer', 'The answer']);
-        expect(reader.seqs(sessionId)).toEqual([1, 2, 3]);
+        expect(seen).toEqual([]);
+        expect(reader.seqs(sessionId)).toEqual([]);
+        // the run's end is waited on: it goes out at the end of its tick, with everything before it, in order
+        bus.emit({ type: 'done', sessionId, status: 'finished', result: 'ok' });
+        await nextTick();
+        expect(seen.map((event) => event.type)).toEqual(['message', 'message', 'message', 'tool', 'done']);
+        expect(reader.seqs(sessionId)).toEqual([1, 2, 3, 4, 5]);
         // the window that was open has nothing left to commit when it ends
         await vi.advanceTimersByTimeAsync(STREAM_COMMIT_WINDOW_MS);
-        expect(seen).toHaveLength(3);
+        expect(seen).toHaveLength(5);
       } finally {
         reader.close();
       }
+    });
+
+    it('leave an event without a window open to commit at the end of its tick', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      const { store } = tempStore();
+      const sessionId = newSession(store).id;
+      const bus = new EventBus(store, new SecretRedactor());
+      const seen: CoreEvent[] = [];
+      bus.subscribe((event) => seen.push(event));
+      bus.emit(whole(sessionId, 'No stream here'));
+      await nextTick();
+      expect(seen.map(textOf)).toEqual(['No stream here']);
     });
   });
 });

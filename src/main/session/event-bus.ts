@@ -9,23 +9,32 @@ export type EventListener = (event: CoreEvent) => void;
 export const MAX_EVENTS_PER_COMMIT = 512;
 
 /**
- * Streamed pieces (reply deltas, lines of tool output) arrive one network or pipe chunk per tick; they wait this
- * long for the pieces after them, so a stream pays one commit per window instead of one per chunk. Well under a
- * frame: nobody sees the difference. Any other event commits everything queued at the end of its tick.
+ * Streamed pieces (reply deltas, lines of tool output) arrive one network or pipe chunk per tick; they open a window
+ * of this long, and what a run emits meanwhile (the rest of the stream, the whole reply, tool calls, usage) joins
+ * it, so a working run pays one commit per window instead of one per event. Well under a frame: nobody sees the
+ * difference. Without a window open, an event commits everything queued at the end of its tick.
  */
 export const STREAM_COMMIT_WINDOW_MS = 4;
 
-/** a chunk of a stream, which may wait for company before its commit */
+/** a chunk of a stream: it may wait for company before its commit */
 function isStreamedPiece(event: CoreEventInput): boolean {
   return (event.type === 'message' && event.delta === true) || (event.type === 'tool' && event.progress !== undefined);
+}
+
+/**
+ * Events someone waits on (a run's end, a question for the person, a session's status, an error): committed and
+ * shown at the end of their tick even while a window is open, with everything queued before them.
+ */
+function isAwaited(event: CoreEventInput): boolean {
+  return event.type === 'done' || event.type === 'ask' || event.type === 'session' || event.type === 'error';
 }
 
 /**
  * The one way events leave the core: each is stamped, cleared of known secrets, queued in the store, and only
  * after the transaction holding it committed handed to subscribers, so whatever anyone saw can be reviewed and
  * replayed. Events emitted in the same tick share one transaction (group commit), and subscribers see them in the
- * order they were emitted, across sessions too. Streamed pieces alone wait a few milliseconds for the rest of their
- * stream (STREAM_COMMIT_WINDOW_MS).
+ * order they were emitted, across sessions too. While a stream is flowing, events wait a few milliseconds for the
+ * rest of it (STREAM_COMMIT_WINDOW_MS), except those someone waits on.
  */
 export class EventBus {
   private readonly listeners = new Set<{ listener: EventListener; sessionId?: string }>();
@@ -79,6 +88,8 @@ export class EventBus {
     this.queuedCount += 1;
     if (isStreamedPiece(input)) {
       this.windowTimer ??= setTimeout(() => this.flushScheduled(), STREAM_COMMIT_WINDOW_MS);
+    } else if (this.windowTimer && !isAwaited(input)) {
+      // joins the open window
     } else if (!this.commitScheduled) {
       this.commitScheduled = true;
       // a microtask: an emitter that awaits anything resumes after its events were committed and shown
