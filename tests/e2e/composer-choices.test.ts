@@ -39,6 +39,12 @@ describe('the composer chooses what the CLI flags choose', () => {
     await page.getByTestId('composer-input').waitFor({ timeout: UI_TIMEOUT_MS });
     expect(await page.getByTestId('flow-choices').count()).toBe(0);
 
+    // unchosen, Plan & act may route a step to any agent (as the core does): every box is checked
+    await page.locator('[data-mode="plan_act"]').click();
+    await expect
+      .poll(() => shownChoices(watched))
+      .toEqual({ mode: 'plan_act', agents: ['manus', 'data_analysis', 'swe', 'browser'], parallel: '1' });
+
     // keyboard only: to the Planning flow radio, then Space on the agents and typing the number
     await page.locator('[data-mode="planning"]').focus();
     await page.keyboard.press('Space');

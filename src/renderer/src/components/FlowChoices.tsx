@@ -36,7 +36,8 @@ export function FlowChoices({
   const { t, i18n } = useTranslation();
   // what is typed, kept while it is not a count yet (empty, mid-edit); the choice changes when it is one
   const [parallelText, setParallelText] = useState(String(choices.parallel ?? 1));
-  const chosen = choices.agents ?? defaultAgents;
+  // unchosen, Plan & act may route a step to any agent (the core's default for it); a planning flow to the default ones
+  const chosen = choices.agents ?? (choices.mode === 'plan_act' ? agents : defaultAgents);
   const toggle = (name: string, on: boolean) => {
     const next = on ? [...chosen, name] : chosen.filter((agent) => agent !== name);
     // in the catalog's order, so the first one (other steps' agent) does not depend on the order of clicks
