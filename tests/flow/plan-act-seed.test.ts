@@ -1,20 +1,16 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CoreEvent } from '../../src/shared/events.js';
 import { exportSessionMarkdown } from '../../src/main/store/export.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
 import { classify, finish, PLAN_ACT_PLAN, planActScript } from './flow-script.js';
+import { ofType } from '../support/events-of-type.js';
 
 let harness: CoreHarness | undefined;
 afterEach(async () => {
   await harness?.close();
   harness = undefined;
 });
-
-function ofType<T extends CoreEvent['type']>(events: CoreEvent[], type: T) {
-  return events.filter((e): e is Extract<CoreEvent, { type: T }> => e.type === type);
-}
 
 /** a one-pixel PNG: a chart as far as the flow is concerned */
 const PNG = Buffer.from(

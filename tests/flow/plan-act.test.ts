@@ -4,20 +4,16 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CoreEvent } from '../../src/shared/events.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
 import { classify, finish, PLAN_ACT_PLAN as PLAN, planActScript } from './flow-script.js';
 import { waitFor } from '../support/wait-for.js';
+import { ofType } from '../support/events-of-type.js';
 
 let harness: CoreHarness | undefined;
 afterEach(async () => {
   await harness?.close();
   harness = undefined;
 });
-
-function ofType<T extends CoreEvent['type']>(events: CoreEvent[], type: T) {
-  return events.filter((e): e is Extract<CoreEvent, { type: T }> => e.type === type);
-}
 
 describe('Plan-Act', () => {
   it('asks the planner again after invalid JSON, then executes the valid plan step by step', async () => {

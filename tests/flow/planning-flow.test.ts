@@ -1,18 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CoreEvent } from '../../src/shared/events.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
 import { call, classify, createPlan, finish, planningScript, stepStarts } from './flow-script.js';
 import { waitFor } from '../support/wait-for.js';
+import { ofType } from '../support/events-of-type.js';
 
 let harness: CoreHarness | undefined;
 afterEach(async () => {
   await harness?.close();
   harness = undefined;
 });
-
-function ofType<T extends CoreEvent['type']>(events: CoreEvent[], type: T) {
-  return events.filter((e): e is Extract<CoreEvent, { type: T }> => e.type === type);
-}
 
 function bodies() {
   return harness!.llm.chatRequests.map((r) => r.body);

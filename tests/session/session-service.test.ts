@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { CoreEventSchema, type CoreEvent } from '../../src/shared/events.js';
+import { CoreEventSchema } from '../../src/shared/events.js';
 import { sequence } from '../support/fake-llm/index.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
 import { BUILTIN_AGENTS } from '../../src/main/agent/agent-catalog.js';
 import { BUILTIN_MODES } from '../../src/main/flow/mode-catalog.js';
+import { ofType } from '../support/events-of-type.js';
 
 const call = (name: string, args: unknown, id?: string) => ({ name, arguments: JSON.stringify(args), id });
 const finish = (text: string) => ({ text, toolCalls: [call('terminate', { status: 'success' })] });
@@ -13,10 +14,6 @@ afterEach(async () => {
   await harness?.close();
   harness = undefined;
 });
-
-function ofType<T extends CoreEvent['type']>(events: CoreEvent[], type: T) {
-  return events.filter((e): e is Extract<CoreEvent, { type: T }> => e.type === type);
-}
 
 describe('SessionService', () => {
   it('runs a task, storing every event before subscribers see it', async () => {

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CoreEvent } from '../../src/shared/events.js';
 import type { FakeReply, ScriptRequest } from '../support/fake-llm/index.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
 import { TOKEN_BUDGET_CODE } from '../../src/main/session/token-budget.js';
 import { classify, createPlan, finish } from '../flow/flow-script.js';
 import type { ModeRunner } from '../../src/main/flow/mode-runner.js';
 import { BUILTIN_MODES } from '../../src/main/flow/mode-catalog.js';
+import { ofType } from '../support/events-of-type.js';
 
 /** every scripted reply reports this usage: 500 tokens a call */
 const USAGE = { prompt_tokens: 400, completion_tokens: 100 };
@@ -15,10 +15,6 @@ afterEach(async () => {
   await harness?.close();
   harness = undefined;
 });
-
-function ofType<T extends CoreEvent['type']>(events: CoreEvent[], type: T) {
-  return events.filter((e): e is Extract<CoreEvent, { type: T }> => e.type === type);
-}
 
 /** A model that never ends: each reply calls a tool again, with new arguments (so it is not stuck). */
 const busyReply = (request: ScriptRequest): FakeReply => ({
