@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CoreEventInput, Image, MessageParams, SessionStatus } from '../../shared/events.js';
+import type { CoreEventInput, Image, SessionStatus } from '../../shared/events.js';
 import { RunCancelledError } from '../agent/errors.js';
 import type { ToolCallAgent } from '../agent/toolcall-agent.js';
 import type { RunContext } from './mode-runner.js';
