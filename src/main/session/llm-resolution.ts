@@ -16,14 +16,12 @@ export class NoLlmConfiguredError extends Error {
  * default provider; without it, the default provider.
  */
 export function resolveLlmConfig(settings: AppSettings, requested?: string): LlmConfig {
-  const names = Object.keys(settings.llms);
-  if (requested && settings.llms[requested]) return withImageDetail(settings, settings.llms[requested]);
-  const defaultName = settings.defaultLlm && settings.llms[settings.defaultLlm] ? settings.defaultLlm : names[0];
-  if (!defaultName) throw new NoLlmConfiguredError();
-  const base = withImageDetail(settings, settings.llms[defaultName]);
-  if (!requested || requested === base.model) return base;
-  // the provider's price was set for its own model, not for this one
-  return LlmConfigSchema.parse({ ...base, model: requested, pricing: undefined });
+  const name = resolveLlmName(settings, requested);
+  if (!name) throw new NoLlmConfiguredError();
+  const config = withImageDetail(settings, settings.llms[name]);
+  if (!requested || requested === name || requested === config.model) return config;
+  // a model id run with the default provider: the provider's price was set for its own model, not for this one
+  return LlmConfigSchema.parse({ ...config, model: requested, pricing: undefined });
 }
 
 /** The name of the configured provider a turn runs on (what `resolveLlmConfig` picked), for "open its settings". */
