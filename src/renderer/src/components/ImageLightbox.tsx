@@ -1,38 +1,33 @@
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useShortcut } from '../shortcuts/use-shortcut.js';
+import { ModalLayer } from '../features/common/ModalLayer.js';
 import './image-lightbox.css';
 
 /** An image over the whole window at its own size (scrolling when larger); Esc, the button or a click outside close it. */
 export function ImageLightbox({ src, alt, onClose }: { src: string; alt: string; onClose: () => void }) {
   const { t } = useTranslation();
   const closeRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => closeRef.current?.focus(), []);
-  // bound last, so asked first: Esc closes the picture and nothing else
-  useShortcut('closeDialog', onClose);
   return (
-    <div className="lightbox-backdrop" onMouseDown={onClose}>
-      <div
-        className="lightbox"
-        role="dialog"
-        aria-modal="true"
-        aria-label={alt}
-        onMouseDown={(event) => event.stopPropagation()}
-        data-testid="lightbox"
+    <ModalLayer
+      label={alt}
+      backdropClassName="lightbox-backdrop"
+      className="lightbox"
+      testId="lightbox"
+      focusRef={closeRef}
+      onClose={onClose}
+    >
+      <button
+        type="button"
+        ref={closeRef}
+        className="lightbox-close"
+        onClick={onClose}
+        aria-label={t('polish.closeImage')}
+        data-testid="lightbox-close"
       >
-        <button
-          type="button"
-          ref={closeRef}
-          className="lightbox-close"
-          onClick={onClose}
-          aria-label={t('polish.closeImage')}
-          data-testid="lightbox-close"
-        >
-          ✕
-        </button>
-        <img className="lightbox-image" src={src} alt={alt} />
-      </div>
-    </div>
+        ✕
+      </button>
+      <img className="lightbox-image" src={src} alt={alt} />
+    </ModalLayer>
   );
 }
 
