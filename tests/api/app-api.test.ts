@@ -1,12 +1,13 @@
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCoreApi, type CoreApi } from '../../src/main/api/core-api.js';
+import type { CoreApi } from '../../src/main/api/core-api.js';
 import { storedSettings } from '../../src/main/api/settings-access.js';
 import { FileKeySecretBox } from '../../src/main/store/secrets.js';
 import { sequence } from '../support/fake-llm/index.js';
 import { UPLOAD_CHUNK_BYTES } from '../../src/shared/contract.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
+import { coreApiOver, invokeOk } from '../support/core-api-harness.js';
 
 const finish = (text: string) => ({ text, toolCalls: [{ name: 'terminate', arguments: '{"status":"success"}' }] });
 const KEY = 'sk-live-abcdefghijklmnop';
@@ -22,22 +23,12 @@ afterEach(async () => {
 
 async function coreApi(openPath?: (path: string) => Promise<void>): Promise<CoreApi> {
   harness = await startCoreHarness(sequence(finish('Read it.'), finish('Again.')));
-  api = createCoreApi({
-    openPath,
-    sessions: harness.service,
-    store: harness.store,
-    dataDir: harness.dataDir,
-    shell: 'web',
-    version: 'test',
-    settings: storedSettings(harness.store, FileKeySecretBox.inDataDir(harness.dataDir)),
-  });
+  api = coreApiOver(harness, { openPath });
   return api;
 }
 
-async function ok<T>(name: string, payload: unknown): Promise<T> {
-  const result = await api!.invoke(name, payload);
-  if (!result.ok) throw new Error(`${name} failed: ${result.error.message}`);
-  return result.value as T;
+function ok<T>(name: string, payload: unknown): Promise<T> {
+  return invokeOk<T>(api!, name, payload);
 }
 
 /** A file uploaded as the renderer does it: announced, then sent a chunk at a time; returns its upload id. */

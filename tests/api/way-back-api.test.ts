@@ -2,13 +2,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCoreApi, type CoreApi } from '../../src/main/api/core-api.js';
-import { storedSettings } from '../../src/main/api/settings-access.js';
-import { FileKeySecretBox } from '../../src/main/store/secrets.js';
+import type { CoreApi } from '../../src/main/api/core-api.js';
 import { currentProcess } from '../../src/main/process/owner-process.js';
 import type { CoreEvent } from '../../src/shared/events.js';
 import type { Script } from '../support/fake-llm/index.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
+import { coreApiOver, invokeOk } from '../support/core-api-harness.js';
 
 const finish = (text: string) => ({ text, toolCalls: [{ name: 'terminate', arguments: '{"status":"success"}' }] });
 
@@ -23,21 +22,12 @@ afterEach(async () => {
 
 async function coreApi(script: Script): Promise<CoreApi> {
   harness = await startCoreHarness(script);
-  api = createCoreApi({
-    sessions: harness.service,
-    store: harness.store,
-    dataDir: harness.dataDir,
-    shell: 'web',
-    version: 'test',
-    settings: storedSettings(harness.store, FileKeySecretBox.inDataDir(harness.dataDir)),
-  });
+  api = coreApiOver(harness);
   return api;
 }
 
-async function ok<T>(name: string, payload: unknown): Promise<T> {
-  const result = await api!.invoke(name, payload);
-  if (!result.ok) throw new Error(`${name} failed: ${result.error.message}`);
-  return result.value as T;
+function ok<T>(name: string, payload: unknown): Promise<T> {
+  return invokeOk<T>(api!, name, payload);
 }
 
 function settled(sessionId: string): Promise<CoreEvent> {

@@ -2,12 +2,11 @@ import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCoreApi, type CoreApi } from '../../src/main/api/core-api.js';
-import { storedSettings } from '../../src/main/api/settings-access.js';
-import { FileKeySecretBox } from '../../src/main/store/secrets.js';
+import type { CoreApi } from '../../src/main/api/core-api.js';
 import { MAX_RECENT_WORKSPACES } from '../../src/main/store/recent-workspaces.js';
 import { sequence } from '../support/fake-llm/index.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
+import { coreApiOver } from '../support/core-api-harness.js';
 
 const finish = (text: string) => ({ text, toolCalls: [{ name: 'terminate', arguments: '{"status":"success"}' }] });
 
@@ -25,15 +24,7 @@ afterEach(async () => {
 async function coreApi(pickFolder?: () => Promise<string | undefined>): Promise<CoreApi> {
   folders = mkdtempSync(join(tmpdir(), 'manus-chosen-'));
   harness = await startCoreHarness(sequence(finish('Done.'), finish('Done.'), finish('Done.')));
-  api = createCoreApi({
-    pickFolder,
-    sessions: harness.service,
-    store: harness.store,
-    dataDir: harness.dataDir,
-    shell: pickFolder ? 'electron' : 'web',
-    version: 'test',
-    settings: storedSettings(harness.store, FileKeySecretBox.inDataDir(harness.dataDir)),
-  });
+  api = coreApiOver(harness, { pickFolder, shell: pickFolder ? 'electron' : 'web' });
   return api;
 }
 

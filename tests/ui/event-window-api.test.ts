@@ -1,11 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCoreApi, type CoreApi } from '../../src/main/api/core-api.js';
-import { storedSettings } from '../../src/main/api/settings-access.js';
-import { FileKeySecretBox } from '../../src/main/store/secrets.js';
+import type { CoreApi } from '../../src/main/api/core-api.js';
 import type { CoreEvent } from '../../src/shared/events.js';
 import { MAX_EVENT_WINDOW, type SessionOutline } from '../../src/shared/contract.js';
 import { sequence } from '../support/fake-llm/index.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
+import { coreApiOver } from '../support/core-api-harness.js';
 
 let harness: CoreHarness | undefined;
 afterEach(async () => {
@@ -15,14 +14,7 @@ afterEach(async () => {
 
 async function apiWithSession(events: number): Promise<{ api: CoreApi; sessionId: string }> {
   harness = await startCoreHarness(sequence({ text: 'unused' }));
-  const api = createCoreApi({
-    sessions: harness.service,
-    store: harness.store,
-    dataDir: harness.dataDir,
-    shell: 'web',
-    version: 'test',
-    settings: storedSettings(harness.store, FileKeySecretBox.inDataDir(harness.dataDir)),
-  });
+  const api = coreApiOver(harness);
   const session = harness.store.createSession({
     title: 'Windowed',
     mode: 'agent',
