@@ -7,6 +7,7 @@ import { currentProcess } from '../../src/main/process/owner-process.js';
 import type { CoreEvent } from '../../src/shared/events.js';
 import type { Script } from '../support/fake-llm/index.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
+import { DEFAULT_EVENT_WINDOW } from '../../src/shared/contract/event-window-size.js';
 import { coreApiOver, invokeOk } from '../support/core-api-harness.js';
 
 const finish = (text: string) => ({ text, toolCalls: [{ name: 'terminate', arguments: '{"status":"success"}' }] });
@@ -86,6 +87,32 @@ describe('the way back, through the contract', () => {
       'Chart the attached table',
       'Chart the attached table',
     ]);
+  });
+
+  it('retryTurn finds the last message behind more events than one window holds', async () => {
+    let failing = true;
+    await coreApi(() =>
+      failing ? { fault: 'status', status: 401, message: 'Incorrect API key provided' } : finish('Retried fine.'),
+    );
+    const { sessionId } = await ok<{ sessionId: string }>('startTask', { task: 'Summarise the long log' });
+    expect(await settled(sessionId)).toMatchObject({ status: 'failed' });
+    // a long tail of other events after the person's message (tool output, notices...)
+    for (let index = 0; index < DEFAULT_EVENT_WINDOW * 2 + 10; index += 1) {
+      harness!.store.appendEvent({
+        type: 'notice',
+        sessionId,
+        level: 'info',
+        code: 'resumed',
+        text: `line ${index}`,
+        ts: Date.now(),
+      });
+    }
+    failing = false;
+    const before = harness!.llm.chatRequests.length;
+    const retried = settled(sessionId);
+    await ok('retryTurn', { sessionId });
+    expect(await retried).toMatchObject({ status: 'finished' });
+    expect(sentText(before)).toContain('Summarise the long log');
   });
 
   it('a model error carries its code, its parameters and the provider the turn ran on', async () => {

@@ -34,6 +34,7 @@ import { providerOfModel, resolveLlmConfig, resolveLlmName, resolveVisionLlmConf
 import { noVisionModel, unusableVisionModel, type ImageSight } from '../agent/image-observation.js';
 import { createImageDescriber } from '../llm/image-description.js';
 import { attachmentNote } from '../workspace/workspace-files.js';
+import { DEFAULT_EVENT_WINDOW } from '../../shared/contract/event-window-size.js';
 import { imagesAmong } from '../flow/attached-images.js';
 import type { ModeCatalog } from '../flow/mode-catalog.js';
 import { partsForTurn } from '../flow/mode-parts.js';
@@ -333,14 +334,19 @@ export class SessionService {
   }
 
   private lastUserTurn(sessionId: string): { text: string; attachments: string[] } | undefined {
-    const events = this.store.listEvents(sessionId);
-    for (let i = events.length - 1; i >= 0; i--) {
-      const event = events[i];
-      if (event.type === 'message' && event.role === 'user' && !event.delta) {
-        return { text: event.text, attachments: event.attachments ?? [] };
+    // read back from the end a window at a time: a long session's whole history is not read to find its last turn
+    let beforeSeq: number | undefined;
+    for (;;) {
+      const events = this.store.listEventsBefore(sessionId, { beforeSeq, limit: DEFAULT_EVENT_WINDOW });
+      for (let i = events.length - 1; i >= 0; i--) {
+        const event = events[i];
+        if (event.type === 'message' && event.role === 'user' && !event.delta) {
+          return { text: event.text, attachments: event.attachments ?? [] };
+        }
       }
+      if (events.length < DEFAULT_EVENT_WINDOW) return undefined;
+      beforeSeq = events[0].seq;
     }
-    return undefined;
   }
 
   private liveSession(session: SessionInfo, settings: AppSettings): LiveSession {
