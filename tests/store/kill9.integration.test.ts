@@ -10,10 +10,13 @@ const APPENDS_BEFORE_KILL = 1500;
 // a child that is too slow is killed anyway, so that it never outlives the test; the count check then fails
 const CHILD_DEADLINE_MS = 40_000;
 
+/** where the child's store writes its batches: on its own connection, or on its event writer thread */
+type Writing = 'here' | 'background';
+
 /** Runs the emitting child until its subscriber saw `count` more events, kills it with SIGKILL, returns the last seq seen. */
-function appendThenKill(dataDir: string, sessionId: string, count: number): Promise<number> {
+function appendThenKill(dataDir: string, sessionId: string, count: number, writing: Writing): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dataDir, sessionId], {
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dataDir, sessionId, writing], {
       cwd: path.resolve(import.meta.dirname, '..', '..'),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -72,19 +75,23 @@ function verifyAfterCrash(dataDir: string, sessionId: string, lastReportedSeq: n
 }
 
 describe('kill -9 in the middle of a burst of group-committed events', () => {
-  it('loses no event a subscriber saw, leaves no half row, and the session comes back interrupted', async () => {
-    const dataDir = tempDir();
-    const setup = openStore(dataDir);
-    const sessionId = newSession(setup, 'crash test').id;
-    setup.close();
+  it.each<Writing>(['here', 'background'])(
+    'loses no event a subscriber saw, leaves no half row, and the session comes back interrupted (written %s)',
+    async (writing) => {
+      const dataDir = tempDir();
+      const setup = openStore(dataDir);
+      const sessionId = newSession(setup, 'crash test').id;
+      setup.close();
 
-    const firstSeq = await appendThenKill(dataDir, sessionId, APPENDS_BEFORE_KILL);
-    expect(firstSeq).toBeGreaterThanOrEqual(APPENDS_BEFORE_KILL);
-    const afterFirst = verifyAfterCrash(dataDir, sessionId, firstSeq);
+      const firstSeq = await appendThenKill(dataDir, sessionId, APPENDS_BEFORE_KILL, writing);
+      expect(firstSeq).toBeGreaterThanOrEqual(APPENDS_BEFORE_KILL);
+      const afterFirst = verifyAfterCrash(dataDir, sessionId, firstSeq);
 
-    // a second run continues the same session after the crash, from the next seq
-    const secondSeq = await appendThenKill(dataDir, sessionId, APPENDS_BEFORE_KILL);
-    expect(secondSeq).toBeGreaterThan(afterFirst);
-    verifyAfterCrash(dataDir, sessionId, secondSeq);
-  }, 120_000);
+      // a second run continues the same session after the crash, from the next seq
+      const secondSeq = await appendThenKill(dataDir, sessionId, APPENDS_BEFORE_KILL, writing);
+      expect(secondSeq).toBeGreaterThan(afterFirst);
+      verifyAfterCrash(dataDir, sessionId, secondSeq);
+    },
+    120_000,
+  );
 });

@@ -23,7 +23,8 @@ function isStreamedPiece(event: CoreEventInput): boolean {
 
 /**
  * Events someone waits on (a run's end, a question for the person, a session's status, an error): committed and
- * shown at the end of their tick even while a window is open, with everything queued before them.
+ * shown at the end of their tick even while a window is open, with everything queued before them, before an emitter
+ * awaiting anything resumes (the others may be written by the store's writer thread, and shown when it is done).
  */
 function isAwaited(event: CoreEventInput): boolean {
   return event.type === 'done' || event.type === 'ask' || event.type === 'session' || event.type === 'error';
@@ -44,9 +45,33 @@ export class EventBus {
   /** committed (by this bus or by a read of the store), not yet shown, in emit order */
   private stored: CoreEvent[] = [];
   private commitScheduled = false;
+  /** an event someone waits on is queued: the scheduled commit is made before the tick ends */
+  private awaitedQueued = false;
   private windowTimer: NodeJS.Timeout | undefined;
   private publishing = false;
+  private publishScheduled = false;
   private readonly noteStored = (event: CoreEvent) => void this.stored.push(event);
+  private committingHere = false;
+  /**
+   * A batch committed: shown at once when the store wrote it within this bus's call, else (the writer thread's
+   * answer) in a microtask, never inside whatever store call took the answer.
+   */
+  private readonly showCommitted = () => {
+    if (this.committingHere) {
+      this.publishStored();
+      return;
+    }
+    if (this.publishScheduled) return;
+    this.publishScheduled = true;
+    queueMicrotask(() => {
+      this.publishScheduled = false;
+      this.publishStored();
+    });
+  };
+  private readonly reportFailed = (error: Error) => {
+    // nobody awaits this commit: the events that failed were never shown, and the failure is reported
+    process.emitWarning(`Events were not stored: ${error.message}`);
+  };
 
   constructor(
     private readonly store: SessionStore,
@@ -62,7 +87,10 @@ export class EventBus {
   emit(input: CoreEventInput): CoreEvent {
     let queued: CoreEvent | undefined;
     for (const event of this.streamed.events(input)) queued = this.queue(event);
-    if (this.queuedCount >= MAX_EVENTS_PER_COMMIT) this.flush();
+    if (this.queuedCount >= MAX_EVENTS_PER_COMMIT) {
+      if (this.awaitedQueued) this.flush();
+      else this.commitInBackground();
+    }
     return queued!;
   }
 
@@ -74,6 +102,7 @@ export class EventBus {
 
   /** Commits what is queued and shows every committed event to the subscribers; throws when the commit fails. */
   private flush(): void {
+    this.awaitedQueued = false;
     try {
       this.store.commitQueued();
     } finally {
@@ -82,10 +111,22 @@ export class EventBus {
     }
   }
 
+  /** Hands what is queued to the store's background writer; shown once committed. */
+  private commitInBackground(): void {
+    this.queuedCount = 0;
+    this.committingHere = true;
+    try {
+      this.store.commitQueuedInBackground(this.showCommitted, this.reportFailed);
+    } finally {
+      this.committingHere = false;
+    }
+  }
+
   private queue(input: CoreEventInput): CoreEvent {
     // a provider error or a tool output echoing an API key must reach neither the database nor a screen
     const queued = this.store.queueEvent(this.redactor.deep({ ...input, ts: Date.now() }), this.noteStored);
     this.queuedCount += 1;
+    if (isAwaited(input)) this.awaitedQueued = true;
     if (isStreamedPiece(input)) {
       this.windowTimer ??= setTimeout(() => this.flushScheduled(), STREAM_COMMIT_WINDOW_MS);
     } else if (this.windowTimer && !isAwaited(input)) {
@@ -102,11 +143,14 @@ export class EventBus {
     this.commitScheduled = false;
     clearTimeout(this.windowTimer);
     this.windowTimer = undefined;
+    if (!this.awaitedQueued) {
+      this.commitInBackground();
+      return;
+    }
     try {
       this.flush();
     } catch (error) {
-      // nobody awaits this tick's commit: the events that failed were never shown, and the failure is reported
-      process.emitWarning(`Events were not stored: ${error instanceof Error ? error.message : String(error)}`);
+      this.reportFailed(error instanceof Error ? error : new Error(String(error)));
     }
   }
 

@@ -44,15 +44,36 @@ export function openDatabase(
   const isNew = !fs.existsSync(file);
   let db: SqliteDatabase | undefined;
   try {
-    db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
-    // conversations are private: SQLite gives the -wal and -shm files the mode of the database file
-    if (isNew && process.platform !== 'win32') fs.chmodSync(file, 0o600);
-    configure(db);
+    // conversations are private: SQLite gives the -wal and -shm files the mode of the database file (an empty
+    // file is an empty database)
+    if (isNew) createPrivateFile(file);
+    db = openConnection(file, options);
     applyMigrations(db, migrations);
     return db;
   } catch (error) {
     db?.close();
     throw new DatabaseOpenError(file, error);
+  }
+}
+
+/** Creates the file, empty and readable by its owner only, unless another process just did. */
+function createPrivateFile(file: string): void {
+  try {
+    fs.closeSync(fs.openSync(file, 'wx', 0o600));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+}
+
+/** A connection to a database file, configured like every other (its schema is the opener's business). */
+export function openConnection(file: string, options: OpenDatabaseOptions = {}): SqliteDatabase {
+  const db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  try {
+    configure(db);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
   }
 }
 

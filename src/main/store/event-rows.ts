@@ -1,11 +1,16 @@
-import type { CoreEvent } from '../../shared/events.js';
 import type { SqliteDatabase } from './database.js';
-import { isSearchable } from './searchable-text.js';
 
-/** An event as one row: the validated event and its JSON, written once. */
+/**
+ * An event as one row: its key, its JSON written once, and whether search indexes it (`isSearchable`, decided where
+ * the event was validated). Plain data, so a batch crosses to the event writer thread without its events.
+ */
 export interface EventRow {
-  event: CoreEvent;
+  sessionId: string;
+  seq: number;
+  type: string;
+  ts: number;
   json: string;
+  searchable: boolean;
 }
 
 /**
@@ -14,7 +19,7 @@ export interface EventRow {
  */
 export const ROWS_PER_STATEMENT = 32;
 
-/** Inserts event rows, several per statement, and queues the searchable ones (`isSearchable`) for the search index. */
+/** Inserts event rows, several per statement, and queues the searchable ones for the search index. */
 export class EventRowWriter {
   /** one prepared INSERT per row count used, prepared the first time that count is written */
   private readonly insertStatements = new Map<number, ReturnType<SqliteDatabase['prepare']>>();
@@ -30,15 +35,23 @@ export class EventRowWriter {
    */
   insert(rows: readonly EventRow[]): void {
     for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
-      const chunk = rows.slice(start, start + ROWS_PER_STATEMENT);
+      const end = Math.min(rows.length, start + ROWS_PER_STATEMENT);
+      const columns: unknown[] = [];
+      for (let index = start; index < end; index += 1) {
+        const row = rows[index]!;
+        columns.push(row.sessionId, row.seq, row.type, row.ts, row.json);
+      }
       try {
-        this.insertStatement(chunk.length).run(chunk.flatMap(columnsOf));
+        this.insertStatement(end - start).run(columns);
       } catch (error) {
         throw new EventRowsNotWrittenError(start, error);
       }
       // whole messages and questions (deltas are not searchable): queued here rather than by a trigger that would
       // parse the JSON of every streamed delta to find out
-      for (const { event } of chunk) if (isSearchable(event)) this.queueForIndex.run(event.sessionId, event.seq);
+      for (let index = start; index < end; index += 1) {
+        const row = rows[index]!;
+        if (row.searchable) this.queueForIndex.run(row.sessionId, row.seq);
+      }
     }
   }
 
@@ -53,10 +66,6 @@ export class EventRowWriter {
   }
 }
 
-function columnsOf({ event, json }: EventRow): unknown[] {
-  return [event.sessionId, event.seq, event.type, event.ts, json];
-}
-
 /** A statement of `EventRowWriter.insert` failed; rows before `firstUnwritten` are in, none after. */
 export class EventRowsNotWrittenError extends Error {
   constructor(
@@ -65,4 +74,36 @@ export class EventRowsNotWrittenError extends Error {
   ) {
     super(cause instanceof Error ? cause.message : String(cause));
   }
+}
+
+/** Fields per row in a packed batch. */
+const PACKED_FIELDS = 6;
+
+/** Rows as one flat array of their fields: what crosses to the writer thread (cheaper to copy than objects). */
+export function packRows(rows: readonly EventRow[]): unknown[] {
+  const packed: unknown[] = [];
+  for (const row of rows) packed.push(row.sessionId, row.seq, row.type, row.ts, row.json, row.searchable);
+  return packed;
+}
+
+/** `packRows` undone; throws when the array is not a whole number of well-typed rows. */
+export function unpackRows(packed: readonly unknown[]): EventRow[] {
+  if (packed.length % PACKED_FIELDS !== 0)
+    throw new Error(`a packed batch of ${packed.length} fields is not whole rows`);
+  const rows: EventRow[] = [];
+  for (let index = 0; index < packed.length; index += PACKED_FIELDS) {
+    const [sessionId, seq, type, ts, json, searchable] = packed.slice(index, index + PACKED_FIELDS);
+    if (
+      typeof sessionId !== 'string' ||
+      typeof seq !== 'number' ||
+      typeof type !== 'string' ||
+      typeof ts !== 'number' ||
+      typeof json !== 'string' ||
+      typeof searchable !== 'boolean'
+    ) {
+      throw new Error(`row ${index / PACKED_FIELDS} of a packed batch has a field of the wrong type`);
+    }
+    rows.push({ sessionId, seq, type, ts, json, searchable });
+  }
+  return rows;
 }

@@ -72,8 +72,14 @@ export interface SessionStore {
    * hands `onStored` the event as stored. Returns the event as queued.
    */
   queueEvent(event: UnsequencedEvent, onStored: (stored: CoreEvent) => void): CoreEvent;
-  /** writes every queued event in one transaction; when it throws none of them was written */
+  /** writes every queued event in one transaction (after any batch still in the background); when it throws none of them was written */
   commitQueued(): void;
+  /**
+   * `commitQueued` without waiting for it when the store writes events in the background (`writeEventsInBackground`):
+   * `onCommitted` runs once the batch is committed (here and now otherwise), `onFailed` when none of it was written.
+   * Batches commit in order, and any read or `commitQueued` waits for those posted before it.
+   */
+  commitQueuedInBackground(onCommitted: () => void, onFailed: (error: Error) => void): void;
   /** commits the queue first: what was queued is read back */
   listEvents(sessionId: string, options?: { afterSeq?: number; limit?: number }): CoreEvent[];
   /** the last `limit` events before `beforeSeq` (all when unset), oldest first; read backwards along the key */

@@ -11,3 +11,8 @@ export class InvalidRecordError extends Error {
     this.name = 'InvalidRecordError';
   }
 }
+
+/** better-sqlite3's errors carry SQLite's extended result code (`SQLITE_CONSTRAINT_PRIMARYKEY`...) */
+export function isSqliteError(error: unknown, code: string): boolean {
+  return error instanceof Error && (error as { code?: unknown }).code === code;
+}

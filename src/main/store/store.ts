@@ -12,13 +12,16 @@ import {
   type SessionInfo,
 } from '../../shared/events.js';
 import { ChatMessageSchema, type ChatMessage } from '../../shared/chat-message.js';
-import { EventRowWriter, EventRowsNotWrittenError, type EventRow } from './event-rows.js';
+import type { EventRow } from './event-rows.js';
+import { EventBatchWriter } from './event-batch-writer.js';
+import { EventWriterThread, type BatchOutcome } from './event-writer-thread.js';
 import { openDatabase, type OpenDatabaseOptions, type SqliteDatabase } from './database.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { SessionSearch } from './session-search.js';
+import { isSearchable } from './searchable-text.js';
 import { SqlitePlanStore, type PlanStore } from './plan-store.js';
 import { SESSION_COLUMNS, sessionFromColumns, type SessionColumns } from './session-row.js';
-import { InvalidRecordError, SessionNotFoundError } from './store-errors.js';
+import { InvalidRecordError, SessionNotFoundError, isSqliteError } from './store-errors.js';
 import type {
   ListSessionsOptions,
   NewSession,
@@ -59,13 +62,19 @@ function describeIssues(error: z.ZodError): string {
   return z.prettifyError(error).replaceAll('\n', '; ');
 }
 
-function isSqliteError(error: unknown, code: string): boolean {
-  return error instanceof Error && (error as { code?: unknown }).code === code;
+/** An event validated, sequenced and written as a row, waiting for the next group commit. */
+interface QueuedEvent {
+  event: CoreEvent;
+  row: EventRow;
+  onStored: (stored: CoreEvent) => void;
 }
 
-/** An event validated, sequenced and written as JSON, waiting for the next group commit. */
-interface QueuedEvent extends EventRow {
-  onStored: (stored: CoreEvent) => void;
+export interface StoreOptions extends OpenDatabaseOptions {
+  /**
+   * Event batches committed with `commitQueuedInBackground` are written by a thread of their own (a long-lived
+   * process with runs to show: the app, `serve`, `run`), so SQLite's work overlaps the run's.
+   */
+  writeEventsInBackground?: boolean;
 }
 
 function toJson(value: unknown, what: string): string {
@@ -85,12 +94,16 @@ export class Store implements SessionStore {
   /** last seq written per session; seeded from MAX(seq) the first time a session is appended to */
   private readonly lastSeq = new Map<string, number>();
   private queued: QueuedEvent[] = [];
-  private readonly insertQueued;
-  private readonly rows: EventRowWriter;
+  private readonly batches: EventBatchWriter;
+  /** undefined until the first background commit starts it; null when it cannot run here */
+  private writerThread: EventWriterThread | null | undefined;
   private readonly sql;
   readonly plans: PlanStore;
 
-  constructor(readonly db: SqliteDatabase) {
+  constructor(
+    readonly db: SqliteDatabase,
+    private readonly options: StoreOptions = {},
+  ) {
     this.plans = new SqlitePlanStore(db);
     this.search = new SessionSearch(db);
     // messages a killed process queued but never indexed
@@ -190,8 +203,8 @@ export class Store implements SessionStore {
       deleteSetting: db.prepare<[string]>('DELETE FROM settings WHERE key = ?'),
       listSettings: db.prepare<[], { key: string; json: string }>('SELECT key, json FROM settings ORDER BY key'),
     };
-    this.rows = new EventRowWriter(db);
-    this.insertQueued = db.transaction((batch: readonly QueuedEvent[]) => this.insertBatch(batch));
+    this.batches = new EventBatchWriter(db);
+    if (options.writeEventsInBackground && db.memory) this.writerThread = null;
   }
 
   createSession(session: NewSession): SessionInfo {
@@ -296,25 +309,101 @@ export class Store implements SessionStore {
       throw new InvalidRecordError(`${event?.type} event`, 'it names no sessionId');
     }
     const queued = this.sequenced(event, this.nextSeq(sessionId));
-    this.queued.push({ event: queued, json: toJson(queued, 'event'), onStored });
+    const row: EventRow = {
+      sessionId,
+      seq: queued.seq,
+      type: queued.type,
+      ts: queued.ts,
+      json: toJson(queued, 'event'),
+      searchable: isSearchable(queued),
+    };
+    this.queued.push({ event: queued, row, onStored });
     this.lastSeq.set(sessionId, queued.seq);
     return queued;
   }
 
   commitQueued(): void {
+    // batches the writer thread still holds go first: whatever follows on this connection comes after them
+    this.writerThread?.settle();
     if (this.queued.length === 0) return;
-    const batch = this.queued;
-    this.queued = [];
-    let stored: CoreEvent[];
+    const batch = this.takeQueued();
+    let seqs: number[];
     try {
-      stored = this.insertQueued.immediate(batch);
+      seqs = this.batches.write(batch.map(({ row }) => row));
     } catch (error) {
-      // none of the batch was written: the counters ran ahead of the database and are seeded again from it
-      for (const { event } of batch) this.lastSeq.delete(event.sessionId);
+      this.forgetCounters(batch);
       throw error;
     }
-    for (const event of stored) this.search.indexQueue.noteAppended(event);
-    batch.forEach((entry, index) => entry.onStored(stored[index]));
+    this.noteWritten(batch, seqs);
+  }
+
+  /** whether batches committed in the background go to the writer thread now (it started and opened the database) */
+  get writesEventsInBackground(): boolean {
+    return this.writerThread?.ready === true;
+  }
+
+  commitQueuedInBackground(onCommitted: () => void, onFailed: (error: Error) => void): void {
+    const thread = this.startedWriterThread();
+    if (!thread?.ready) {
+      try {
+        this.commitQueued();
+        onCommitted();
+      } catch (error) {
+        onFailed(error instanceof Error ? error : new Error(String(error)));
+      }
+      return;
+    }
+    if (this.queued.length === 0) {
+      // a read committed it meanwhile
+      onCommitted();
+      return;
+    }
+    const batch = this.takeQueued();
+    thread.write(
+      batch.map(({ row }) => row),
+      (outcome: BatchOutcome) => {
+        if (!outcome.written) {
+          this.forgetCounters(batch);
+          onFailed(outcome.error);
+          return;
+        }
+        this.noteWritten(batch, outcome.seqs ?? batch.map(({ row }) => row.seq));
+        onCommitted();
+      },
+    );
+  }
+
+  private takeQueued(): QueuedEvent[] {
+    const batch = this.queued;
+    this.queued = [];
+    return batch;
+  }
+
+  /** none of the batch was written: the counters ran ahead of the database and are seeded again from it */
+  private forgetCounters(batch: readonly QueuedEvent[]): void {
+    for (const { event } of batch) this.lastSeq.delete(event.sessionId);
+  }
+
+  /** The batch is in, each row at its seq (moved past another process's events, when that one took it). */
+  private noteWritten(batch: readonly QueuedEvent[], seqs: readonly number[]): void {
+    batch.forEach(({ event, onStored }, index) => {
+      const seq = seqs[index]!;
+      const stored = seq === event.seq ? event : { ...event, seq };
+      // later batches may already be queued past it: the counter only moves forward
+      if (seq > (this.lastSeq.get(event.sessionId) ?? 0)) this.lastSeq.set(event.sessionId, seq);
+      this.search.indexQueue.noteAppended(stored);
+      onStored(stored);
+    });
+  }
+
+  private startedWriterThread(): EventWriterThread | null | undefined {
+    if (!this.options.writeEventsInBackground || this.writerThread === null || !this.db.open) return this.writerThread;
+    this.writerThread ??=
+      EventWriterThread.start(this.db.name, this.options, (reason) => {
+        this.writerThread = null;
+        process.emitWarning(`Events are written on the main thread: the event writer thread cannot run (${reason})`);
+      }) ?? null;
+    return this.writerThread;
   }
 
   listEvents(sessionId: string, options: { afterSeq?: number; limit?: number } = {}): CoreEvent[] {
@@ -408,6 +497,8 @@ export class Store implements SessionStore {
   close(): void {
     if (!this.db.open) return;
     this.commitQueued();
+    this.writerThread?.close();
+    this.writerThread = null;
     this.search.indexQueue.flushIfQueued();
     this.db.close();
   }
@@ -425,55 +516,6 @@ export class Store implements SessionStore {
     const parsed = CoreEventSchema.safeParse({ ...event, ts: event.ts ?? Date.now(), seq });
     if (!parsed.success) throw new InvalidRecordError(`${event.type} event`, describeIssues(parsed.error));
     return parsed.data;
-  }
-
-  /** Runs inside the commit's transaction; returns the events as stored. */
-  private insertBatch(batch: readonly QueuedEvent[]): CoreEvent[] {
-    try {
-      this.rows.insert(batch);
-      for (const { event } of batch) this.lastSeq.set(event.sessionId, event.seq);
-      return batch.map(({ event }) => event);
-    } catch (error) {
-      if (!(error instanceof EventRowsNotWrittenError)) throw error;
-      // a seq another process took, or a session deleted meanwhile: the rest row by row, to tell which
-      const written = batch.slice(0, error.firstUnwritten).map(({ event }) => event);
-      return [...written, ...this.insertRowByRow(batch.slice(error.firstUnwritten))];
-    }
-  }
-
-  private insertRowByRow(batch: readonly QueuedEvent[]): CoreEvent[] {
-    // sessions another process appended to since this one counted them: how far their queued events move up
-    const shifts = new Map<string, number>();
-    return batch.map(({ event, json }) => {
-      let shift = shifts.get(event.sessionId);
-      if (shift === undefined) {
-        if (this.insertUnlessSeqTaken({ event, json })) return event;
-        // the write lock is held, so the last seq read now stays the last until this batch is in
-        shift = (this.sql.maxSeq.get(event.sessionId) ?? 0) + 1 - event.seq;
-        shifts.set(event.sessionId, shift);
-      }
-      const moved = { ...event, seq: event.seq + shift };
-      if (!this.insertUnlessSeqTaken({ event: moved, json: toJson(moved, 'event') })) {
-        throw new Error(
-          `seq ${moved.seq} of session ${moved.sessionId} was taken while this process held the write lock`,
-        );
-      }
-      return moved;
-    });
-  }
-
-  /** false when another process already wrote this seq of the session */
-  private insertUnlessSeqTaken(row: EventRow): boolean {
-    try {
-      this.rows.insert([row]);
-      this.lastSeq.set(row.event.sessionId, row.event.seq);
-      return true;
-    } catch (error) {
-      const cause = error instanceof EventRowsNotWrittenError ? error.cause : error;
-      if (isSqliteError(cause, 'SQLITE_CONSTRAINT_PRIMARYKEY')) return false;
-      if (isSqliteError(cause, 'SQLITE_CONSTRAINT_FOREIGNKEY')) throw new SessionNotFoundError(row.event.sessionId);
-      throw cause;
-    }
   }
 
   private memoryRows(messages: ChatMessage[]): string[] {
@@ -495,6 +537,6 @@ export class Store implements SessionStore {
 }
 
 /** Opens the store in `<dataDir>/manus.db` (created and migrated as needed). */
-export function openStore(dataDir: string, options: OpenDatabaseOptions = {}): Store {
-  return new Store(openDatabase(dataDir, MIGRATIONS, options));
+export function openStore(dataDir: string, options: StoreOptions = {}): Store {
+  return new Store(openDatabase(dataDir, MIGRATIONS, options), options);
 }
