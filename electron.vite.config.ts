@@ -68,7 +68,15 @@ const firstScreen = firstScreenModules();
 export default defineConfig({
   main: {
     plugins: [externalizeDepsPlugin()],
-    build: { rollupOptions: { input: { index: resolve('src/main/electron/index.ts') } } },
+    build: {
+      rollupOptions: {
+        input: {
+          index: resolve('src/main/electron/index.ts'),
+          // the store's event writer thread runs its own entry, found beside the code that starts it
+          'event-writer-worker': resolve('src/main/store/event-writer-worker.ts'),
+        },
+      },
+    },
   },
   preload: {
     plugins: [externalizeDepsPlugin()],

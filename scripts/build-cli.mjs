@@ -25,7 +25,8 @@ const OUT_DIR = 'out/cli';
 // chunk names carry a hash: the chunks of earlier builds would pile up
 await rm(OUT_DIR, { recursive: true, force: true });
 await build({
-  entryPoints: { manus: 'src/main/cli/main.ts' },
+  // the store's event writer thread runs its own entry, found beside the chunk that starts it
+  entryPoints: { manus: 'src/main/cli/main.ts', 'event-writer-worker': 'src/main/store/event-writer-worker.ts' },
   outdir: OUT_DIR,
   outExtension: { '.js': '.mjs' },
   chunkNames: '[name]-[hash]',

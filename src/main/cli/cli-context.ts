@@ -16,7 +16,8 @@ export interface CliContext {
 /** Opens the data folder and the store the app also uses. */
 export function openCliContext(options: { dataDir?: string }): CliContext {
   const dataDir = resolveDataDir({ dataDir: options.dataDir });
-  const store = openStore(dataDir);
+  // a run's events are written by a thread of their own, started with the first of them (listing sessions never does)
+  const store = openStore(dataDir, { writeEventsInBackground: true });
   recoverDeadRuns(store, dataDir);
   let secrets: SecretBox | undefined;
   return {

@@ -36,7 +36,7 @@ if (!app.requestSingleInstanceLock()) {
     .then(() => {
       hardenDefaultSession();
       const dataDir = resolveDataDir();
-      const store = openStore(dataDir, { nativeBinding: electronSqliteBinding() });
+      const store = openStore(dataDir, { nativeBinding: electronSqliteBinding(), writeEventsInBackground: true });
       // the store the CLI uses too; values the app sealed with safeStorage before are still read, then moved
       const secrets = openSecretBox(dataDir, {
         older: SafeStorageSecretBox.isUsable() ? [new SafeStorageSecretBox()] : [],
