@@ -79,10 +79,19 @@ export class EventRowsNotWrittenError extends Error {
 /** Fields per row in a packed batch. */
 const PACKED_FIELDS = 6;
 
+/** What a packed row is made from: the event (its key and type), its JSON, and whether search indexes it. */
+export interface RowSource {
+  event: { sessionId: string; seq: number; type: string; ts: number };
+  json: string;
+  searchable: boolean;
+}
+
 /** Rows as one flat array of their fields: what crosses to the writer thread (cheaper to copy than objects). */
-export function packRows(rows: readonly EventRow[]): unknown[] {
+export function packRows(sources: readonly RowSource[]): unknown[] {
   const packed: unknown[] = [];
-  for (const row of rows) packed.push(row.sessionId, row.seq, row.type, row.ts, row.json, row.searchable);
+  for (const { event, json, searchable } of sources) {
+    packed.push(event.sessionId, event.seq, event.type, event.ts, json, searchable);
+  }
   return packed;
 }
 

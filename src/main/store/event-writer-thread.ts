@@ -4,7 +4,6 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import type { OpenDatabaseOptions } from './database.js';
-import { packRows, type EventRow } from './event-rows.js';
 import {
   ANSWERED_BATCHES,
   CLOSED,
@@ -104,13 +103,16 @@ export class EventWriterThread {
     return this.state === 'ready';
   }
 
-  /** Posts a batch (call only when ready); `done` runs once it was written or failed, in posting order. */
-  write(rows: readonly EventRow[], done: (outcome: BatchOutcome) => void): void {
+  /**
+   * Posts a batch of rows as `packRows` packs them (call only when ready); `done` runs once it was written (and its
+   * searchable rows queued for the index) or failed, in posting order.
+   */
+  write(packedRows: unknown[], done: (outcome: BatchOutcome) => void): void {
     const id = this.posted;
     this.posted += 1;
     this.pending.set(id, done);
     this.channel.ref();
-    this.post({ kind: 'write', id, packedRows: packRows(rows) });
+    this.post({ kind: 'write', id, packedRows });
   }
 
   /** Blocks until every posted batch is answered, and takes the answers (bounded: WRITER_ANSWER_TIMEOUT_MS). */

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { openConnection } from './database.js';
 import { EventBatchWriter } from './event-batch-writer.js';
 import { unpackRows } from './event-rows.js';
+import { MessageIndexQueue } from './message-index.js';
 import { ANSWERED_BATCHES, CLOSED, WriterRequestSchema, type WriterAnswer } from './event-writer-messages.js';
 
 const StartSchema = z.object({
@@ -30,6 +31,7 @@ function answer(reply: WriterAnswer, counter?: number): void {
 try {
   const db = openConnection(file, nativeBinding ? { nativeBinding } : {});
   const writer = new EventBatchWriter(db);
+  const index = new MessageIndexQueue(db);
   port.on('message', (data: unknown) => {
     const request = WriterRequestSchema.parse(data);
     if (request.kind === 'close') {
@@ -42,8 +44,10 @@ try {
     try {
       const rows = unpackRows(request.packedRows);
       const seqs = writer.write(rows);
-      const moved = seqs.some((seq, index) => seq !== rows[index]!.seq);
+      const moved = seqs.some((seq, position) => seq !== rows[position]!.seq);
       answer({ kind: 'written', id: request.id, seqs: moved ? seqs : undefined }, ANSWERED_BATCHES);
+      // the messages it queued for search are indexed here too, a large batch at a time, after the answer
+      index.noteQueued(rows.filter((row) => row.searchable).length);
     } catch (error) {
       answer(
         { kind: 'failed', id: request.id, message: error instanceof Error ? error.message : String(error) },

@@ -1,6 +1,6 @@
-import { CoreEventSchema, type CoreEvent } from '../../shared/events.js';
+import { CoreEventSchema } from '../../shared/events.js';
 import type { SqliteDatabase } from './database.js';
-import { isSearchable, searchableText } from './searchable-text.js';
+import { searchableText } from './searchable-text.js';
 
 /** Queued messages are indexed together once this many are waiting (and always before a search). */
 export const INDEX_BATCH_SIZE = 1024;
@@ -60,9 +60,9 @@ export class MessageIndexQueue {
     return this.anyQueued.get() ? this.flush() : 0;
   }
 
-  noteAppended(event: CoreEvent): void {
-    if (!isSearchable(event)) return;
-    this.sinceFlush += 1;
+  /** `count` more searchable events were written (and queued): indexed together once INDEX_BATCH_SIZE wait. */
+  noteQueued(count: number): void {
+    this.sinceFlush += count;
     if (this.sinceFlush < INDEX_BATCH_SIZE) return;
     try {
       this.flush();

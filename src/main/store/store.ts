@@ -12,7 +12,7 @@ import {
   type SessionInfo,
 } from '../../shared/events.js';
 import { ChatMessageSchema, type ChatMessage } from '../../shared/chat-message.js';
-import type { EventRow } from './event-rows.js';
+import { packRows, type EventRow } from './event-rows.js';
 import { EventBatchWriter } from './event-batch-writer.js';
 import { EventWriterThread, type BatchOutcome } from './event-writer-thread.js';
 import { openDatabase, type OpenDatabaseOptions, type SqliteDatabase } from './database.js';
@@ -62,11 +62,16 @@ function describeIssues(error: z.ZodError): string {
   return z.prettifyError(error).replaceAll('\n', '; ');
 }
 
-/** An event validated, sequenced and written as a row, waiting for the next group commit. */
+/** An event validated, sequenced and written as JSON, waiting for the next group commit. */
 interface QueuedEvent {
   event: CoreEvent;
-  row: EventRow;
+  json: string;
+  searchable: boolean;
   onStored: (stored: CoreEvent) => void;
+}
+
+function rowOf({ event, json, searchable }: QueuedEvent): EventRow {
+  return { sessionId: event.sessionId, seq: event.seq, type: event.type, ts: event.ts, json, searchable };
 }
 
 export interface StoreOptions extends OpenDatabaseOptions {
@@ -309,15 +314,7 @@ export class Store implements SessionStore {
       throw new InvalidRecordError(`${event?.type} event`, 'it names no sessionId');
     }
     const queued = this.sequenced(event, this.nextSeq(sessionId));
-    const row: EventRow = {
-      sessionId,
-      seq: queued.seq,
-      type: queued.type,
-      ts: queued.ts,
-      json: toJson(queued, 'event'),
-      searchable: isSearchable(queued),
-    };
-    this.queued.push({ event: queued, row, onStored });
+    this.queued.push({ event: queued, json: toJson(queued, 'event'), searchable: isSearchable(queued), onStored });
     this.lastSeq.set(sessionId, queued.seq);
     return queued;
   }
@@ -329,12 +326,13 @@ export class Store implements SessionStore {
     const batch = this.takeQueued();
     let seqs: number[];
     try {
-      seqs = this.batches.write(batch.map(({ row }) => row));
+      seqs = this.batches.write(batch.map(rowOf));
     } catch (error) {
       this.forgetCounters(batch);
       throw error;
     }
     this.noteWritten(batch, seqs);
+    this.search.indexQueue.noteQueued(batch.filter(({ searchable }) => searchable).length);
   }
 
   /** whether batches committed in the background go to the writer thread now (it started and opened the database) */
@@ -359,18 +357,16 @@ export class Store implements SessionStore {
       return;
     }
     const batch = this.takeQueued();
-    thread.write(
-      batch.map(({ row }) => row),
-      (outcome: BatchOutcome) => {
-        if (!outcome.written) {
-          this.forgetCounters(batch);
-          onFailed(outcome.error);
-          return;
-        }
-        this.noteWritten(batch, outcome.seqs ?? batch.map(({ row }) => row.seq));
-        onCommitted();
-      },
-    );
+    // the thread indexes the searchable ones for search, as it writes them
+    thread.write(packRows(batch), (outcome: BatchOutcome) => {
+      if (!outcome.written) {
+        this.forgetCounters(batch);
+        onFailed(outcome.error);
+        return;
+      }
+      this.noteWritten(batch, outcome.seqs ?? batch.map(({ event }) => event.seq));
+      onCommitted();
+    });
   }
 
   private takeQueued(): QueuedEvent[] {
@@ -391,7 +387,6 @@ export class Store implements SessionStore {
       const stored = seq === event.seq ? event : { ...event, seq };
       // later batches may already be queued past it: the counter only moves forward
       if (seq > (this.lastSeq.get(event.sessionId) ?? 0)) this.lastSeq.set(event.sessionId, seq);
-      this.search.indexQueue.noteAppended(stored);
       onStored(stored);
     });
   }
