@@ -51,6 +51,7 @@ export class EventBus {
   private publishing = false;
   private publishScheduled = false;
   private readonly noteStored = (event: CoreEvent) => void this.stored.push(event);
+  /** inside this bus's call to the store: a batch it says is committed was written there and then */
   private committingHere = false;
   /**
    * A batch committed: shown at once when the store wrote it within this bus's call, else (the writer thread's
@@ -82,7 +83,7 @@ export class EventBus {
 
   /**
    * Returns the event as queued (the last one, when a held-back chunk end goes out just before a whole message):
-   * subscribers get it once it is committed, at the end of the current tick.
+   * subscribers get it once it is committed, at the end of the current tick or when the store's writer thread says so.
    */
   emit(input: CoreEventInput): CoreEvent {
     let queued: CoreEvent | undefined;
@@ -133,7 +134,8 @@ export class EventBus {
       // joins the open window
     } else if (!this.commitScheduled) {
       this.commitScheduled = true;
-      // a microtask: an emitter that awaits anything resumes after its events were committed and shown
+      // a microtask: an emitter that awaits anything resumes after its events were committed (or handed to the
+      // writer thread) and, those someone waits on, shown
       queueMicrotask(() => this.flushScheduled());
     }
     return queued;
