@@ -42,4 +42,17 @@ describe('the app as it starts', () => {
     await expect.poll(() => page.page.getByTestId('session-status').getAttribute('data-status')).toBe('finished');
     expect(page.pageErrors).toEqual([]);
   });
+
+  it('asks for every chunk of the first screen before it waits for the theme script', async () => {
+    const page = await e2e.open(sequence(finish('Ready when you are.')));
+    const html = await (await fetch(e2e.app.url)).text();
+    const themeAt = html.indexOf('theme.js');
+    const preloads = [...html.matchAll(/<link rel="modulepreload"[^>]* href="\.([^"]+)"/g)];
+    // the libraries and the app's own code, parsed side by side
+    expect(preloads.length).toBeGreaterThanOrEqual(2);
+    expect(preloads.filter((link) => link.index > themeAt).map((link) => link[1])).toEqual([]);
+    const preloaded = new Set(preloads.map((link) => link[1]));
+    // each was fetched, once
+    expect(page.scripts.filter((path) => preloaded.has(path)).sort()).toEqual([...preloaded].sort());
+  });
 });
