@@ -54,5 +54,11 @@ describe('the app as it starts', () => {
     const preloaded = new Set(preloads.map((link) => link[1]));
     // each was fetched, once
     expect(page.scripts.filter((path) => preloaded.has(path)).sort()).toEqual([...preloaded].sort());
+    // the app's own chunk is compiled while it is parsed, off the main thread; the libraries' is not
+    const entry = /<script type="module" crossorigin src="\.([^"]+)"/.exec(html)![1];
+    const firstLine = async (path: string) => (await (await fetch(new URL(path, e2e.app.url))).text()).split('\n')[0];
+    expect(await firstLine(entry)).toBe('//# allFunctionsCalledOnLoad');
+    const libraries = [...preloaded].filter((path) => path !== entry);
+    for (const path of libraries) expect(await firstLine(path)).not.toBe('//# allFunctionsCalledOnLoad');
   });
 });
