@@ -98,7 +98,14 @@ function compileEntryEagerly(): Plugin {
       order: 'post',
       handler(_options, bundle) {
         for (const chunk of Object.values(bundle)) {
-          if (chunk.type === 'chunk' && chunk.isEntry) chunk.code = `//# allFunctionsCalledOnLoad\n${chunk.code}`;
+          if (chunk.type !== 'chunk' || !chunk.isEntry) continue;
+          chunk.code = `//# allFunctionsCalledOnLoad\n${chunk.code}`;
+          // a source map, when one is built, skips the added line
+          const map = bundle[`${chunk.fileName}.map`];
+          if (map?.type === 'asset' && typeof map.source === 'string') {
+            const parsed = JSON.parse(map.source) as { mappings: string };
+            map.source = JSON.stringify({ ...parsed, mappings: `;${parsed.mappings}` });
+          }
         }
       },
     },
