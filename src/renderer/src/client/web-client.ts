@@ -81,11 +81,19 @@ export function createWebClient(origin: string, token: string): ManusClient {
       retryDelay = Math.min(retryDelay * 2, RECONNECT_MAX_MS);
     };
   }
-  connect();
+  /**
+   * The socket opens with the client's first use (a request or a subscription), not when it is made: opening one
+   * holds the page's main thread for about 10 ms, which the first screen would otherwise wait for. Opened before
+   * that first request, it still sees every event the request's answer does not.
+   */
+  function connectOnFirstUse(): void {
+    if (!socket) connect();
+  }
 
   return {
     transport: 'web',
     call: async (name, request) => {
+      connectOnFirstUse();
       let response: Response;
       try {
         response = await fetch(new URL(API_PREFIX + name, origin), {
@@ -102,9 +110,15 @@ export function createWebClient(origin: string, token: string): ManusClient {
       if (response.status === UNAUTHORIZED) connection.emit('unauthorized');
       return unwrap((await response.json()) as InvokeResult<unknown>);
     },
-    onEvent: (listener) => events.add(listener),
+    onEvent: (listener) => {
+      connectOnFirstUse();
+      return events.add(listener);
+    },
     // menu commands exist only in the desktop app; the web page has its own keyboard shortcuts
     onCommand: () => () => undefined,
-    onConnection: (listener) => connection.add(listener),
+    onConnection: (listener) => {
+      connectOnFirstUse();
+      return connection.add(listener);
+    },
   };
 }
