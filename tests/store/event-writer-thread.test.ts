@@ -8,7 +8,7 @@ import { applyMigrations, databaseFile } from '../../src/main/store/database.js'
 import { MIGRATIONS } from '../../src/main/store/migrations/index.js';
 import { EventWriterThread } from '../../src/main/store/event-writer-thread.js';
 import { SecretRedactor } from '../../src/main/store/redact.js';
-import { Store, openStore } from '../../src/main/store/store.js';
+import { MAX_BATCHES_IN_FLIGHT, Store, openStore } from '../../src/main/store/store.js';
 import { waitFor } from '../support/wait-for.js';
 import { messageEvent, newSession, tempDir } from './store-fixtures.js';
 
@@ -92,6 +92,34 @@ describe('the event writer thread', () => {
     committedWhenAnswered.forEach((seqs, batch) => expect(seqs.length).toBeGreaterThanOrEqual((batch + 1) * 100));
     expect(store.listEvents(session).map((event) => event.seq)).toEqual(stored);
     expect(store.listEvents(session)[250]).toMatchObject({ type: 'message', text: 'batch 2 piece 50', delta: true });
+  });
+
+  it(`holds further commits while ${MAX_BATCHES_IN_FLIGHT} batches are in flight, and writes them together once one is answered`, async () => {
+    const { store, dataDir } = await backgroundStore();
+    const session = newSession(store).id;
+    const commits: Promise<number>[] = [];
+    for (let commit = 0; commit < MAX_BATCHES_IN_FLIGHT + 3; commit += 1) {
+      for (let index = 0; index < 50; index += 1) {
+        store.queueEvent(
+          messageEvent(session, `c${commit} p${index}`, { delta: true, messageId: 'm' }),
+          () => undefined,
+        );
+      }
+      // each answer tells how much another connection saw committed at that moment
+      commits.push(commitInBackground(store).answered.then(() => committedSeqs(dataDir, session).length));
+    }
+    const committedAtAnswer = await Promise.all(commits);
+
+    // the first batches went at once, each alone; the commits made while they were in flight went as one batch
+    committedAtAnswer
+      .slice(0, MAX_BATCHES_IN_FLIGHT)
+      .forEach((committed, commit) => expect(committed).toBeGreaterThanOrEqual((commit + 1) * 50));
+    const held = committedAtAnswer.slice(MAX_BATCHES_IN_FLIGHT);
+    expect(new Set(held).size).toBe(1);
+    expect(held[0]).toBe((MAX_BATCHES_IN_FLIGHT + 3) * 50);
+    expect(store.listEvents(session).map((event) => event.seq)).toEqual(
+      Array.from({ length: (MAX_BATCHES_IN_FLIGHT + 3) * 50 }, (_, index) => index + 1),
+    );
   });
 
   it('makes a read, a memory write or a commit on the main connection wait for the batches in flight', async () => {

@@ -103,6 +103,11 @@ export class EventWriterThread {
     return this.state === 'ready';
   }
 
+  /** batches posted and not answered yet */
+  get inFlight(): number {
+    return this.pending.size;
+  }
+
   /**
    * Posts a batch of rows as `packRows` packs them (call only when ready); `done` runs once it was written (and its
    * searchable rows queued for the index) or failed, in posting order.

@@ -74,6 +74,18 @@ function rowOf({ event, json, searchable }: QueuedEvent): EventRow {
   return { sessionId: event.sessionId, seq: event.seq, type: event.type, ts: event.ts, json, searchable };
 }
 
+/**
+ * Background batches the writer thread may hold at once: one written while the next waits, so it never idles while
+ * the main thread runs; further commits wait and go together once one is answered (a busier run, larger batches).
+ */
+export const MAX_BATCHES_IN_FLIGHT = 2;
+
+/** What to tell the caller of a background commit once its events are in, or not. */
+interface CommitCallbacks {
+  onCommitted: () => void;
+  onFailed: (error: Error) => void;
+}
+
 export interface StoreOptions extends OpenDatabaseOptions {
   /**
    * Event batches committed with `commitQueuedInBackground` are written by a thread of their own (a long-lived
@@ -102,6 +114,8 @@ export class Store implements SessionStore {
   private readonly batches: EventBatchWriter;
   /** undefined until the first background commit starts it; null when it cannot run here */
   private writerThread: EventWriterThread | null | undefined;
+  /** background commits waiting for the thread to have room: their events stay queued and go in its next batch */
+  private heldCommits: CommitCallbacks[] = [];
   private readonly sql;
   readonly plans: PlanStore;
 
@@ -341,32 +355,48 @@ export class Store implements SessionStore {
   }
 
   commitQueuedInBackground(onCommitted: () => void, onFailed: (error: Error) => void): void {
+    this.heldCommits.push({ onCommitted, onFailed });
     const thread = this.startedWriterThread();
-    if (!thread?.ready) {
-      try {
-        this.commitQueued();
-        onCommitted();
-      } catch (error) {
-        onFailed(error instanceof Error ? error : new Error(String(error)));
-      }
+    if (thread?.ready) {
+      if (thread.inFlight < MAX_BATCHES_IN_FLIGHT) this.postQueued(thread);
       return;
     }
+    const commits = this.takeHeldCommits();
+    try {
+      this.commitQueued();
+    } catch (error) {
+      for (const commit of commits) commit.onFailed(error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
+    for (const commit of commits) commit.onCommitted();
+  }
+
+  /** The queue as the thread's next batch, with the commits held for it; those with nothing left are done. */
+  private postQueued(thread: EventWriterThread): void {
+    const commits = this.takeHeldCommits();
     if (this.queued.length === 0) {
-      // a read committed it meanwhile
-      onCommitted();
+      // a read committed their events meanwhile
+      for (const commit of commits) commit.onCommitted();
       return;
     }
     const batch = this.takeQueued();
     // the thread indexes the searchable ones for search, as it writes them
     thread.write(packRows(batch), (outcome: BatchOutcome) => {
-      if (!outcome.written) {
-        this.forgetCounters(batch);
-        onFailed(outcome.error);
-        return;
+      if (outcome.written) this.noteWritten(batch, outcome.seqs ?? batch.map(({ event }) => event.seq));
+      else this.forgetCounters(batch);
+      for (const commit of commits) {
+        if (outcome.written) commit.onCommitted();
+        else commit.onFailed(outcome.error);
       }
-      this.noteWritten(batch, outcome.seqs ?? batch.map(({ event }) => event.seq));
-      onCommitted();
+      // room again: what was held meanwhile goes now, as one batch
+      if (this.heldCommits.length > 0 && thread.ready) this.postQueued(thread);
     });
+  }
+
+  private takeHeldCommits(): CommitCallbacks[] {
+    const commits = this.heldCommits;
+    this.heldCommits = [];
+    return commits;
   }
 
   private takeQueued(): QueuedEvent[] {
