@@ -51,7 +51,8 @@ async function measureActions(): Promise<Row[]> {
       'Simple',
     ),
   });
-  const ctx = createToolContext();
+  // the fixture page is on this computer: the bench lets the browser reach loopback, as the browser tests do
+  const ctx = createToolContext({ settings: { browser: { allowPrivateNetwork: true } } });
   const run = async (args: Record<string, unknown>) => {
     const result = await browserUseTool.execute(browserUseTool.parameters.parse(args), ctx);
     if (result.error !== undefined || result.images?.[0]?.mimeType !== 'image/jpeg') {
