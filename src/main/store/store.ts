@@ -355,7 +355,11 @@ export class Store implements SessionStore {
   }
 
   commitQueuedInBackground(onCommitted: () => void, onFailed: (error: Error) => void): void {
-    this.heldCommits.push({ onCommitted, onFailed });
+    // a bus commits with the same callbacks each time: held once, they are told once
+    const alreadyHeld = this.heldCommits.some(
+      (commit) => commit.onCommitted === onCommitted && commit.onFailed === onFailed,
+    );
+    if (!alreadyHeld) this.heldCommits.push({ onCommitted, onFailed });
     const thread = this.startedWriterThread();
     if (thread?.ready) {
       if (thread.inFlight < MAX_BATCHES_IN_FLIGHT) this.postQueued(thread);
