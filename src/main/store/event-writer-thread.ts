@@ -159,7 +159,15 @@ export class EventWriterThread {
   }
 
   private take(data: unknown, onUnavailable: (reason: string) => void): void {
-    const answer: WriterAnswer = WriterAnswerSchema.parse(data);
+    const parsed = WriterAnswerSchema.safeParse(data);
+    if (!parsed.success) {
+      // not an answer it can give: nothing it says can be trusted any more, and the store writes on its own
+      this.state = 'stopped';
+      this.failPending(new Error(`The event writer thread answered something unknown: ${parsed.error.message}`));
+      void this.worker.terminate();
+      return;
+    }
+    const answer: WriterAnswer = parsed.data;
     if (answer.kind === 'ready') {
       if (this.state === 'starting') this.state = 'ready';
       return;
