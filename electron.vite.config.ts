@@ -120,7 +120,7 @@ export default defineConfig({
         input: {
           index: resolve('src/main/electron/index.ts'),
           // the store's event writer thread runs its own entry, found beside the code that starts it
-          'event-writer-worker': resolve('src/main/store/event-writer-worker.ts'),
+          'event-writer-worker': resolve('src/main/store/event-log/event-writer-worker.ts'),
         },
       },
     },

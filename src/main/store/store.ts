@@ -12,9 +12,9 @@ import {
   type SessionInfo,
 } from '../../shared/events.js';
 import { ChatMessageSchema, type ChatMessage } from '../../shared/chat-message.js';
-import { packRows, type EventRow } from './event-rows.js';
-import { EventBatchWriter } from './event-batch-writer.js';
-import { EventWriterThread, type BatchOutcome } from './event-writer-thread.js';
+import { packRows, type EventRow } from './event-log/event-rows.js';
+import { EventBatchWriter } from './event-log/event-batch-writer.js';
+import { EventWriterThread, type BatchOutcome } from './event-log/event-writer-thread.js';
 import { openDatabase, type OpenDatabaseOptions, type SqliteDatabase } from './database.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { SessionSearch } from './session-search.js';

@@ -1,4 +1,4 @@
-import type { SqliteDatabase } from './database.js';
+import type { SqliteDatabase } from '../database.js';
 
 /**
  * An event as one row: its key, its JSON written once, and whether search indexes it (`isSearchable`, decided where

@@ -1,6 +1,6 @@
-import type { SqliteDatabase } from './database.js';
+import type { SqliteDatabase } from '../database.js';
 import { EventRowWriter, EventRowsNotWrittenError, type EventRow } from './event-rows.js';
-import { SessionNotFoundError, isSqliteError } from './store-errors.js';
+import { SessionNotFoundError, isSqliteError } from '../store-errors.js';
 
 /** The row at another seq: its JSON carries the seq too. */
 function movedRow(row: EventRow, seq: number): EventRow {

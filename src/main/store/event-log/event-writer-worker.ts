@@ -5,10 +5,10 @@
  */
 import { MessagePort, workerData } from 'node:worker_threads';
 import { z } from 'zod';
-import { openConnection } from './database.js';
+import { openConnection } from '../database.js';
 import { EventBatchWriter } from './event-batch-writer.js';
 import { unpackRows } from './event-rows.js';
-import { MessageIndexQueue } from './message-index.js';
+import { MessageIndexQueue } from '../message-index.js';
 import { ANSWERED_BATCHES, CLOSED, WriterRequestSchema, type WriterAnswer } from './event-writer-messages.js';
 
 const StartSchema = z.object({

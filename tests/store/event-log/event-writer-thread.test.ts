@@ -1,16 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CoreEvent, CoreEventInput } from '../../src/shared/events.js';
-import { EventBus } from '../../src/main/session/event-bus.js';
+import type { CoreEvent, CoreEventInput } from '../../../src/shared/events.js';
+import { EventBus } from '../../../src/main/session/event-bus.js';
 import Database from 'better-sqlite3';
-import { applyMigrations, databaseFile } from '../../src/main/store/database.js';
-import { MIGRATIONS } from '../../src/main/store/migrations/index.js';
-import { EventWriterThread } from '../../src/main/store/event-writer-thread.js';
-import { SecretRedactor } from '../../src/main/store/redact.js';
-import { MAX_BATCHES_IN_FLIGHT, Store, openStore } from '../../src/main/store/store.js';
-import { waitFor } from '../support/wait-for.js';
-import { messageEvent, newSession, tempDir } from './store-fixtures.js';
+import { applyMigrations, databaseFile } from '../../../src/main/store/database.js';
+import { MIGRATIONS } from '../../../src/main/store/migrations/index.js';
+import { EventWriterThread } from '../../../src/main/store/event-log/event-writer-thread.js';
+import { SecretRedactor } from '../../../src/main/store/redact.js';
+import { MAX_BATCHES_IN_FLIGHT, Store, openStore } from '../../../src/main/store/store.js';
+import { waitFor } from '../../support/wait-for.js';
+import { messageEvent, newSession, tempDir } from '../store-fixtures.js';
 
 const stores: Store[] = [];
 

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
-import type { OpenDatabaseOptions } from './database.js';
+import type { OpenDatabaseOptions } from '../database.js';
 import {
   ANSWERED_BATCHES,
   CLOSED,
