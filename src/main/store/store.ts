@@ -12,9 +12,7 @@ import {
   type SessionInfo,
 } from '../../shared/events.js';
 import { ChatMessageSchema, type ChatMessage } from '../../shared/chat-message.js';
-import { packRows, type EventRow } from './event-log/event-rows.js';
-import { EventBatchWriter } from './event-log/event-batch-writer.js';
-import { EventWriterThread, type BatchOutcome } from './event-log/event-writer-thread.js';
+import { EventQueue } from './event-log/event-queue.js';
 import { openDatabase, type OpenDatabaseOptions, type SqliteDatabase } from './database.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { SessionSearch } from './session-search.js';
@@ -62,30 +60,6 @@ function describeIssues(error: z.ZodError): string {
   return z.prettifyError(error).replaceAll('\n', '; ');
 }
 
-/** An event validated, sequenced and written as JSON, waiting for the next group commit. */
-interface QueuedEvent {
-  event: CoreEvent;
-  json: string;
-  searchable: boolean;
-  onStored: (stored: CoreEvent) => void;
-}
-
-function rowOf({ event, json, searchable }: QueuedEvent): EventRow {
-  return { sessionId: event.sessionId, seq: event.seq, type: event.type, ts: event.ts, json, searchable };
-}
-
-/**
- * Background batches the writer thread may hold at once: one written while the next waits, so it never idles while
- * the main thread runs; further commits wait and go together once one is answered (a busier run, larger batches).
- */
-export const MAX_BATCHES_IN_FLIGHT = 2;
-
-/** What to tell the caller of a background commit once its events are in, or not. */
-interface CommitCallbacks {
-  onCommitted: () => void;
-  onFailed: (error: Error) => void;
-}
-
 export interface StoreOptions extends OpenDatabaseOptions {
   /**
    * Event batches committed with `commitQueuedInBackground` are written by a thread of their own (a long-lived
@@ -108,14 +82,7 @@ function toJson(value: unknown, what: string): string {
 /** The SQLite-backed `SessionStore`: one writer per database file, statements prepared once. */
 export class Store implements SessionStore {
   private readonly search: SessionSearch;
-  /** last seq written per session; seeded from MAX(seq) the first time a session is appended to */
-  private readonly lastSeq = new Map<string, number>();
-  private queued: QueuedEvent[] = [];
-  private readonly batches: EventBatchWriter;
-  /** undefined until the first background commit starts it; null when it cannot run here */
-  private writerThread: EventWriterThread | null | undefined;
-  /** background commits waiting for the thread to have room: their events stay queued and go in its next batch */
-  private heldCommits: CommitCallbacks[] = [];
+  private readonly events: EventQueue;
   private readonly sql;
   readonly plans: PlanStore;
 
@@ -222,8 +189,18 @@ export class Store implements SessionStore {
       deleteSetting: db.prepare<[string]>('DELETE FROM settings WHERE key = ?'),
       listSettings: db.prepare<[], { key: string; json: string }>('SELECT key, json FROM settings ORDER BY key'),
     };
-    this.batches = new EventBatchWriter(db);
-    if (options.writeEventsInBackground && db.memory) this.writerThread = null;
+    this.events = new EventQueue(
+      db,
+      { nativeBinding: options.nativeBinding, writeInBackground: options.writeEventsInBackground },
+      {
+        lastStoredSeq: (sessionId) => {
+          // checked once per session, so that a queued event for a missing session fails its caller, not a later batch
+          if (!this.sql.sessionExists.get(sessionId)) throw new SessionNotFoundError(sessionId);
+          return this.sql.maxSeq.get(sessionId) ?? 0;
+        },
+        searchableWritten: (count) => this.search.indexQueue.noteQueued(count),
+      },
+    );
   }
 
   createSession(session: NewSession): SessionInfo {
@@ -296,7 +273,7 @@ export class Store implements SessionStore {
   deleteSession(id: string): void {
     this.commitQueued();
     this.sql.deleteSession.run(id);
-    this.lastSeq.delete(id);
+    this.events.forgetSession(id);
   }
 
   searchSessions(query: string, limit = DEFAULT_SEARCH_LIMIT): SessionSearchHit[] {
@@ -327,112 +304,22 @@ export class Store implements SessionStore {
     if (typeof sessionId !== 'string' || sessionId === '') {
       throw new InvalidRecordError(`${event?.type} event`, 'it names no sessionId');
     }
-    const queued = this.sequenced(event, this.nextSeq(sessionId));
-    this.queued.push({ event: queued, json: toJson(queued, 'event'), searchable: isSearchable(queued), onStored });
-    this.lastSeq.set(sessionId, queued.seq);
+    const queued = this.sequenced(event, this.events.nextSeq(sessionId));
+    this.events.push({ event: queued, json: toJson(queued, 'event'), searchable: isSearchable(queued), onStored });
     return queued;
   }
 
   commitQueued(): void {
-    // batches the writer thread still holds go first: whatever follows on this connection comes after them
-    this.writerThread?.settle();
-    if (this.queued.length === 0) return;
-    const batch = this.takeQueued();
-    let seqs: number[];
-    try {
-      seqs = this.batches.write(batch.map(rowOf));
-    } catch (error) {
-      this.forgetCounters(batch);
-      throw error;
-    }
-    this.noteWritten(batch, seqs);
-    this.search.indexQueue.noteQueued(batch.filter(({ searchable }) => searchable).length);
+    this.events.commit();
   }
 
   /** whether batches committed in the background go to the writer thread now (it started and opened the database) */
   get writesEventsInBackground(): boolean {
-    return this.writerThread?.ready === true;
+    return this.events.writesInBackground;
   }
 
   commitQueuedInBackground(onCommitted: () => void, onFailed: (error: Error) => void): void {
-    // a bus commits with the same callbacks each time: held once, they are told once
-    const alreadyHeld = this.heldCommits.some(
-      (commit) => commit.onCommitted === onCommitted && commit.onFailed === onFailed,
-    );
-    if (!alreadyHeld) this.heldCommits.push({ onCommitted, onFailed });
-    const thread = this.startedWriterThread();
-    if (thread?.ready) {
-      if (thread.inFlight < MAX_BATCHES_IN_FLIGHT) this.postQueued(thread);
-      return;
-    }
-    const commits = this.takeHeldCommits();
-    try {
-      this.commitQueued();
-    } catch (error) {
-      for (const commit of commits) commit.onFailed(error instanceof Error ? error : new Error(String(error)));
-      return;
-    }
-    for (const commit of commits) commit.onCommitted();
-  }
-
-  /** The queue as the thread's next batch, with the commits held for it; those with nothing left are done. */
-  private postQueued(thread: EventWriterThread): void {
-    const commits = this.takeHeldCommits();
-    if (this.queued.length === 0) {
-      // a read committed their events meanwhile
-      for (const commit of commits) commit.onCommitted();
-      return;
-    }
-    const batch = this.takeQueued();
-    // the thread indexes the searchable ones for search, as it writes them
-    thread.write(packRows(batch), (outcome: BatchOutcome) => {
-      if (outcome.written) this.noteWritten(batch, outcome.seqs ?? batch.map(({ event }) => event.seq));
-      else this.forgetCounters(batch);
-      for (const commit of commits) {
-        if (outcome.written) commit.onCommitted();
-        else commit.onFailed(outcome.error);
-      }
-      // room again: what was held meanwhile goes now, as one batch
-      if (this.heldCommits.length > 0 && thread.ready) this.postQueued(thread);
-    });
-  }
-
-  private takeHeldCommits(): CommitCallbacks[] {
-    const commits = this.heldCommits;
-    this.heldCommits = [];
-    return commits;
-  }
-
-  private takeQueued(): QueuedEvent[] {
-    const batch = this.queued;
-    this.queued = [];
-    return batch;
-  }
-
-  /** none of the batch was written: the counters ran ahead of the database and are seeded again from it */
-  private forgetCounters(batch: readonly QueuedEvent[]): void {
-    for (const { event } of batch) this.lastSeq.delete(event.sessionId);
-  }
-
-  /** The batch is in, each row at its seq (moved past another process's events, when that one took it). */
-  private noteWritten(batch: readonly QueuedEvent[], seqs: readonly number[]): void {
-    batch.forEach(({ event, onStored }, index) => {
-      const seq = seqs[index]!;
-      const stored = seq === event.seq ? event : { ...event, seq };
-      // later batches may already be queued past it: the counter only moves forward
-      if (seq > (this.lastSeq.get(event.sessionId) ?? 0)) this.lastSeq.set(event.sessionId, seq);
-      onStored(stored);
-    });
-  }
-
-  private startedWriterThread(): EventWriterThread | null | undefined {
-    if (!this.options.writeEventsInBackground || this.writerThread === null || !this.db.open) return this.writerThread;
-    this.writerThread ??=
-      EventWriterThread.start(this.db.name, this.options, (reason) => {
-        this.writerThread = null;
-        process.emitWarning(`Events are written on the main thread: the event writer thread cannot run (${reason})`);
-      }) ?? null;
-    return this.writerThread;
+    this.events.commitInBackground(onCommitted, onFailed);
   }
 
   listEvents(sessionId: string, options: { afterSeq?: number; limit?: number } = {}): CoreEvent[] {
@@ -525,19 +412,9 @@ export class Store implements SessionStore {
 
   close(): void {
     if (!this.db.open) return;
-    this.commitQueued();
-    this.writerThread?.close();
-    this.writerThread = null;
+    this.events.close();
     this.search.indexQueue.flushIfQueued();
     this.db.close();
-  }
-
-  private nextSeq(sessionId: string): number {
-    const last = this.lastSeq.get(sessionId);
-    if (last !== undefined) return last + 1;
-    // checked once per session, so that a queued event for a missing session fails its caller, not a later batch
-    if (!this.sql.sessionExists.get(sessionId)) throw new SessionNotFoundError(sessionId);
-    return (this.sql.maxSeq.get(sessionId) ?? 0) + 1;
   }
 
   /** The event as it will be stored: validated against the shared schema (unknown fields dropped), with its seq. */

@@ -8,7 +8,8 @@ import { applyMigrations, databaseFile } from '../../../src/main/store/database.
 import { MIGRATIONS } from '../../../src/main/store/migrations/index.js';
 import { EventWriterThread } from '../../../src/main/store/event-log/event-writer-thread.js';
 import { SecretRedactor } from '../../../src/main/store/redact.js';
-import { MAX_BATCHES_IN_FLIGHT, Store, openStore } from '../../../src/main/store/store.js';
+import { MAX_BATCHES_IN_FLIGHT } from '../../../src/main/store/event-log/event-queue.js';
+import { Store, openStore } from '../../../src/main/store/store.js';
 import { waitFor } from '../../support/wait-for.js';
 import { messageEvent, newSession, tempDir } from '../store-fixtures.js';
 
