@@ -2,6 +2,7 @@ import { createAppCore, runSettingsFor } from '../../app/app-core.js';
 import { pickTools } from '../../tool/builtin-tools.js';
 import type { A2aDeps } from './a2a-action.js';
 import type { McpServerDeps } from './mcp-server-action.js';
+import { openStore } from '../../store/store.js';
 import { cliStoreDeps } from './store-deps.js';
 
 /** The sandboxed tools `manus mcp-server` offers (those that exist), besides run_task. */
@@ -13,6 +14,8 @@ export const MCP_SERVER_TOOL_NAMES = ['bash', 'python_execute', 'str_replace_edi
  */
 export const cliServeDeps: McpServerDeps & A2aDeps = {
   ...cliStoreDeps,
+  // they run task after task: the events are written by the store's writer thread, started with the first of them
+  openStore: (dataDir) => openStore(dataDir, { writeEventsInBackground: true }),
   loadSettings: (data, environment) => runSettingsFor({ store: data.store, secrets: data.secrets, ...environment }),
   createTaskService: (data, options) => {
     // an MCP caller cannot be asked, so the agent decides; an A2A client answers `input-required`
