@@ -26,7 +26,10 @@ const OUT_DIR = 'out/cli';
 await rm(OUT_DIR, { recursive: true, force: true });
 await build({
   // the store's event writer thread runs its own entry, found beside the chunk that starts it
-  entryPoints: { manus: 'src/main/cli/main.ts', 'event-writer-worker': 'src/main/store/event-log/event-writer-worker.ts' },
+  entryPoints: {
+    manus: 'src/main/cli/main.ts',
+    'event-writer-worker': 'src/main/store/event-log/event-writer-worker.ts',
+  },
   outdir: OUT_DIR,
   outExtension: { '.js': '.mjs' },
   chunkNames: '[name]-[hash]',
