@@ -13,6 +13,7 @@ import { EventBus, STREAM_COMMIT_WINDOW_MS } from '../../src/main/session/event-
 import { StreamedRedaction } from '../../src/main/session/streamed-redaction.js';
 import { SecretRedactor } from '../../src/main/store/redact.js';
 import { openStore, type Store, type StoreOptions } from '../../src/main/store/store.js';
+import { writerThreadStarted } from '../../tests/support/writer-thread.js';
 
 const EVENTS_PER_ROUND = 50_000;
 const ROUNDS = 3;
@@ -118,30 +119,13 @@ async function withStore<T>(
 ): Promise<T> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'manus-append-bench-'));
   const store = openStore(dataDir, options);
+  // the thread starts once per process (a few tens of milliseconds): the measured stream starts after that
   if (options.writeEventsInBackground) await writerThreadStarted(store);
   const sessionId = store.createSession({ title: 'bench', mode: 'agent', model: 'm', workspace: '/w' }).id;
   return use(store, sessionId).finally(() => {
     store.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
-}
-
-/**
- * The writer thread starts with a store's first background commit and writes once it opened the database (a few
- * tens of milliseconds, once per process); the measured stream starts after that.
- */
-async function writerThreadStarted(store: Store): Promise<void> {
-  store.commitQueuedInBackground(
-    () => undefined,
-    (error) => {
-      throw error;
-    },
-  );
-  const giveUpAt = performance.now() + 30_000;
-  while (!store.writesEventsInBackground) {
-    if (performance.now() > giveUpAt) throw new Error('the event writer thread did not start');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 /** Each burst arrives in its own tick (as chunks from a stream do); done once `shown` counted every event. */

@@ -11,6 +11,7 @@ import { SecretRedactor } from '../../../src/main/store/redact.js';
 import { MAX_BATCHES_IN_FLIGHT } from '../../../src/main/store/event-log/event-queue.js';
 import { Store, openStore } from '../../../src/main/store/store.js';
 import { waitFor } from '../../support/wait-for.js';
+import { writerThreadStarted } from '../../support/writer-thread.js';
 import { messageEvent, newSession, tempDir } from '../store-fixtures.js';
 
 const stores: Store[] = [];
@@ -23,14 +24,7 @@ afterEach(() => {
 async function backgroundStore(dataDir = tempDir()): Promise<{ store: Store; dataDir: string }> {
   const store = openStore(dataDir, { writeEventsInBackground: true });
   stores.push(store);
-  // the first background commit starts the thread; until it is ready the store writes on its own connection
-  store.commitQueuedInBackground(
-    () => undefined,
-    (error) => {
-      throw error;
-    },
-  );
-  await waitFor(() => store.writesEventsInBackground, 20_000, 'the event writer thread to open the database');
+  await writerThreadStarted(store, 20_000);
   return { store, dataDir };
 }
 
