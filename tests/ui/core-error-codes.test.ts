@@ -1,26 +1,17 @@
-import i18next, { type TFunction } from 'i18next';
+import type { TFunction } from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { appTranslators } from '../support/app-translators.js';
+import { zh } from '../../src/renderer/src/i18n/zh.js';
 import { describeError } from '../../src/main/flow/run-errors.js';
 import { PlannerReplyError, UnknownAgentError } from '../../src/main/flow/flow-errors.js';
 import { LlmError } from '../../src/main/llm/errors.js';
 import { TokenBudgetExceededError } from '../../src/main/session/token-budget.js';
 import { readableProblem } from '../../src/renderer/src/lib/core-messages.js';
-import { en } from '../../src/renderer/src/i18n/en.js';
-import { zh } from '../../src/renderer/src/i18n/zh.js';
 
 let tEn: TFunction;
 let tZh: TFunction;
 beforeAll(async () => {
-  const instance = i18next.createInstance();
-  await instance.init({
-    resources: { en: { translation: en }, zh: { translation: zh } },
-    lng: 'en',
-    fallbackLng: 'en',
-    interpolation: { escapeValue: false },
-    showSupportNotice: false,
-  });
-  tEn = instance.getFixedT('en');
-  tZh = instance.getFixedT('zh');
+  ({ en: tEn, zh: tZh } = await appTranslators());
 });
 
 /** The error as a run's error event carries it, read in one language. */

@@ -1,11 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import i18next, { type TFunction } from 'i18next';
+import type { TFunction } from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { NOTICE_CODES, NOTICE_PARAMS, noticeReasons, type NoticeCode } from '../../src/shared/notice-codes.js';
-import { readableNotice } from '../../src/renderer/src/lib/core-messages.js';
+import { appTranslators } from '../support/app-translators.js';
 import { en } from '../../src/renderer/src/i18n/en.js';
 import { zh } from '../../src/renderer/src/i18n/zh.js';
+import { NOTICE_CODES, NOTICE_PARAMS, noticeReasons, type NoticeCode } from '../../src/shared/notice-codes.js';
+import { readableNotice } from '../../src/renderer/src/lib/core-messages.js';
 
 type Texts = Record<string, string>;
 const LANGUAGES = { en, zh } as const;
@@ -45,15 +46,7 @@ function sampleParams(code: NoticeCode, key: string): Record<string, string | nu
 
 let tZh: TFunction;
 beforeAll(async () => {
-  const instance = i18next.createInstance();
-  await instance.init({
-    resources: { en: { translation: en }, zh: { translation: zh } },
-    lng: 'zh',
-    fallbackLng: 'en',
-    interpolation: { escapeValue: false },
-    showSupportNotice: false,
-  });
-  tZh = instance.getFixedT('zh');
+  ({ zh: tZh } = await appTranslators());
 });
 
 describe('every notice the core emits has a text in both languages', () => {

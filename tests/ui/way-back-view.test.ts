@@ -1,11 +1,10 @@
-import i18next, { type TFunction } from 'i18next';
+import type { TFunction } from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { appTranslators } from '../support/app-translators.js';
 import type { CoreEvent, CoreEventInput, SessionInfo } from '../../src/shared/events.js';
 import { sessionViewFromEvents } from '../../src/renderer/src/state/session-view.js';
 import { withTurnEnd } from '../../src/renderer/src/state/turn-end.js';
 import { readableNotice, readableProblem } from '../../src/renderer/src/lib/core-messages.js';
-import { en } from '../../src/renderer/src/i18n/en.js';
-import { zh } from '../../src/renderer/src/i18n/zh.js';
 
 const SESSION = 's1';
 
@@ -50,16 +49,7 @@ const failedWith = (message: string): CoreEventInput[] => [
 let tEn: TFunction;
 let tZh: TFunction;
 beforeAll(async () => {
-  const instance = i18next.createInstance();
-  await instance.init({
-    resources: { en: { translation: en }, zh: { translation: zh } },
-    lng: 'en',
-    fallbackLng: 'en',
-    interpolation: { escapeValue: false },
-    showSupportNotice: false,
-  });
-  tEn = instance.getFixedT('en');
-  tZh = instance.getFixedT('zh');
+  ({ en: tEn, zh: tZh } = await appTranslators());
 });
 
 describe('the end of a turn that did not finish', () => {
