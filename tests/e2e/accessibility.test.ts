@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright';
+import type { FileChooser, Page } from 'playwright';
 import { SETTINGS_TABS } from '../../src/renderer/src/features/settings/settings-types.js';
 import type { Script } from '../support/fake-llm/index.js';
 import { createPlan, finish, planningScript } from '../flow/flow-script.js';
@@ -98,6 +98,10 @@ describe('accessibility (WCAG 2.1 AA, axe-core) in the light and dark themes', (
 
   it('reaches every composer control with Tab, the attach button included, and shows where the focus is', async () => {
     const { page } = await e2e.open(plannedWithTools);
+    // listening from the start: Playwright turns on Chromium's file-chooser interception asynchronously,
+    // and a key pressed before it is on opens a chooser no event reports
+    const choosers: FileChooser[] = [];
+    page.on('filechooser', (chooser) => choosers.push(chooser));
     await page.getByTestId('composer-input').fill('Write a trip report');
     const stops = await tabStopsInComposer(page);
     expect(stops).toEqual(expect.arrayContaining(['agent', 'model-picker', 'attach-input', 'send']));
@@ -114,9 +118,9 @@ describe('accessibility (WCAG 2.1 AA, axe-core) in the light and dark themes', (
     }));
     expect(ring).toEqual({ style: 'solid', width: '2px' });
     // Space on it opens the file chooser, as a click would
-    const chooser = page.waitForEvent('filechooser');
     await page.keyboard.press('Space');
-    expect((await chooser).isMultiple()).toBe(true);
+    await expect.poll(() => choosers.length, { timeout: UI_TIMEOUT_MS }).toBe(1);
+    expect(choosers[0]?.isMultiple()).toBe(true);
   });
 
   it('shows a focus ring on every control reached with Tab, in a session and in settings', async () => {
