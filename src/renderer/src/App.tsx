@@ -89,6 +89,7 @@ export function App({ store }: { store: AppStore }) {
       <SessionSidebar
         store={store}
         sessions={state.sessions}
+        listed={state.sessionsListed}
         activeId={settingsTab ? undefined : state.activeId}
         searchSignal={searchSignal}
         onOpenSettings={() => setSettingsTab('providers')}

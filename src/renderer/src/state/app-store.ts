@@ -15,6 +15,8 @@ export interface AppState {
   connection: ConnectionState;
   appInfo?: AppInfo;
   sessions: SessionSummary[];
+  /** the session list has come from the core once: until then an empty list means "not known yet", not "none" */
+  sessionsListed: boolean;
   activeId?: string;
   views: Record<string, SessionView>;
   /** a session being fetched */
@@ -54,7 +56,13 @@ function toCoreError(error: unknown): CoreError {
 
 /** The renderer's state: sessions, the open session's view, connection; fed by the client's events. */
 export class AppStore {
-  private state: AppState = { connection: 'connected', sessions: [], views: {}, sidePanel: 'auto' };
+  private state: AppState = {
+    connection: 'connected',
+    sessions: [],
+    sessionsListed: false,
+    views: {},
+    sidePanel: 'auto',
+  };
   private readonly listeners = new Set<() => void>();
   private queued: CoreEvent[] = [];
   private flushScheduled = false;
@@ -109,7 +117,7 @@ export class AppStore {
         this.client.call('appInfo', {}),
         this.client.call('listSessions', { limit: 200 }),
       ]);
-      this.set({ appInfo, sessions });
+      this.set({ appInfo, sessions, sessionsListed: true });
     } catch (error) {
       this.fail(error);
     }
@@ -249,6 +257,7 @@ export class AppStore {
       const listed = await this.client.call('listSessions', { limit: 200 });
       // a list computed before a run's last events arrived must not undo them: open sessions keep their live state
       this.set({
+        sessionsListed: true,
         sessions: listed.map((summary) => {
           const status = this.state.views[summary.session.id]?.status;
           if (!status || isLiveStatus(status)) return summary;

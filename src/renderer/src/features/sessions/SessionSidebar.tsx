@@ -15,12 +15,15 @@ import './sessions.css';
 export function SessionSidebar({
   store,
   sessions,
+  listed,
   activeId,
   searchSignal,
   onOpenSettings,
 }: {
   store: AppStore;
   sessions: SessionSummary[];
+  /** whether `sessions` came from the core yet: before, no "no sessions yet" is said */
+  listed: boolean;
   activeId?: string;
   /** focus the search box (Ctrl+K, the menu) */
   searchSignal?: number;
@@ -128,7 +131,7 @@ export function SessionSidebar({
         {search.hits ? t('sessions.results', { count: search.hits.length }) : t('app.sessions')}
       </div>
       <ul className="session-list" data-testid="session-list">
-        {rows.length === 0 ? (
+        {rows.length === 0 && (search.hits || listed) ? (
           <li className="sidebar-empty">{search.hits ? t('sessions.noResults') : t('app.noSessions')}</li>
         ) : null}
         {rows.map(({ summary, snippet }) => {
