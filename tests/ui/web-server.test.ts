@@ -8,6 +8,7 @@ import { CoreEventSchema, type CoreEvent } from '../../src/shared/events.js';
 import { createCoreApi } from '../../src/main/api/core-api.js';
 import { startWebServer, type WebServer } from '../../src/main/server/web-server.js';
 import { CONTENT_SECURITY_POLICY } from '../../src/main/server/csp.js';
+import { hashSource } from '../../scripts/renderer-build/inline-first-screen.js';
 import { sequence } from '../support/fake-llm/index.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
 
@@ -23,15 +24,15 @@ afterEach(async () => {
   harness = undefined;
 });
 
-function rendererFolder(): string {
+function rendererFolder(page = '<!doctype html><title>Manus</title>'): string {
   const folder = mkdtempSync(join(tmpdir(), 'manus-renderer-'));
   mkdirSync(join(folder, 'assets'));
-  writeFileSync(join(folder, 'index.html'), '<!doctype html><title>Manus</title>');
+  writeFileSync(join(folder, 'index.html'), page);
   writeFileSync(join(folder, 'assets', 'app.js'), 'console.log(1)');
   return folder;
 }
 
-async function serve(script = sequence(finish('Hello over the web.'))): Promise<WebServer> {
+async function serve(script = sequence(finish('Hello over the web.')), page?: string): Promise<WebServer> {
   harness = await startCoreHarness(script);
   const api = createCoreApi({
     sessions: harness.service,
@@ -41,7 +42,7 @@ async function serve(script = sequence(finish('Hello over the web.'))): Promise<
     version: 'test',
     settings: { read: () => harness!.settings, write: () => undefined },
   });
-  server = await startWebServer({ api, rendererDir: rendererFolder(), port: 0 });
+  server = await startWebServer({ api, rendererDir: rendererFolder(page), port: 0 });
   return server;
 }
 
@@ -157,5 +158,25 @@ describe('content security policy', () => {
     const html = readFileSync('src/renderer/index.html', 'utf8');
     const meta = /http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(html)?.[1];
     expect(meta).toBe(CONTENT_SECURITY_POLICY);
+  });
+
+  it("is sent with a built page as its meta tag declares it: the inline parts' hashes, and nothing looser", async () => {
+    const pageWith = (policy: string) =>
+      `<!doctype html><meta http-equiv="Content-Security-Policy" content="${policy}"><script>theme()</script>`;
+    const hashed = CONTENT_SECURITY_POLICY.replace("script-src 'self'", `script-src 'self' ${hashSource('theme()')}`);
+    const web = await serve(undefined, pageWith(hashed));
+    const page = await fetch(`http://127.0.0.1:${web.port}/`);
+    expect(page.headers.get('content-security-policy')).toBe(hashed);
+    // a route of the one-page app is the same page, with the same policy
+    const route = await fetch(`http://127.0.0.1:${web.port}/sessions`);
+    expect(route.headers.get('content-security-policy')).toBe(hashed);
+    await server?.close();
+    await harness?.close();
+
+    // a page whose meta tag was edited to let any inline script run is sent with the base policy, which refuses it
+    const loosened = CONTENT_SECURITY_POLICY.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'");
+    const tampered = await serve(undefined, pageWith(loosened));
+    const refused = await fetch(`http://127.0.0.1:${tampered.port}/`);
+    expect(refused.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
   });
 });

@@ -8,7 +8,7 @@ import { createAppCore } from '../app/app-core.js';
 import { createCoreApi } from '../api/core-api.js';
 import { storedSettings } from '../api/settings-access.js';
 import { connectIpc } from './ipc.js';
-import { createMainWindow, rendererUrl } from './main-window.js';
+import { createMainWindow, rendererPolicy, rendererUrl } from './main-window.js';
 import { installApplicationMenu } from './menu.js';
 import { hardenDefaultSession, hardenWebContents } from './security.js';
 import { SafeStorageSecretBox } from './safe-storage-box.js';
@@ -34,7 +34,7 @@ if (!app.requestSingleInstanceLock()) {
   app
     .whenReady()
     .then(() => {
-      hardenDefaultSession();
+      hardenDefaultSession(rendererPolicy());
       const dataDir = resolveDataDir();
       const store = openStore(dataDir, { nativeBinding: electronSqliteBinding(), writeEventsInBackground: true });
       // the store the CLI uses too; values the app sealed with safeStorage before are still read, then moved

@@ -1,14 +1,25 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BrowserWindow } from 'electron';
+import { CONTENT_SECURITY_POLICY, pagePolicy } from '../server/csp.js';
 import { loadWindowState, rememberWindowState } from './window-state.js';
 
 const BACKGROUND = '#0f1115';
 
+/** the built page, beside the main process's code */
+const RENDERER_PAGE = join(import.meta.dirname, '../renderer/index.html');
+
 /** The renderer's URL: the electron-vite dev server in development, the built file otherwise. */
 export function rendererUrl(): string {
   const devServer = process.env.ELECTRON_RENDERER_URL;
-  return devServer ?? pathToFileURL(join(import.meta.dirname, '../renderer/index.html')).href;
+  return devServer ?? pathToFileURL(RENDERER_PAGE).href;
+}
+
+/** The page's Content-Security-Policy: the built page's own (its inline first screen allowed by hash), else the base. */
+export function rendererPolicy(): string {
+  if (process.env.ELECTRON_RENDERER_URL || !existsSync(RENDERER_PAGE)) return CONTENT_SECURITY_POLICY;
+  return pagePolicy(readFileSync(RENDERER_PAGE, 'utf8'));
 }
 
 export function createMainWindow(dataDir: string): BrowserWindow {

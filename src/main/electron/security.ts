@@ -9,11 +9,14 @@ function openExternally(url: string): void {
   if (isExternalWebUrl(url)) void shell.openExternal(url);
 }
 
-/** Session-wide defaults: the CSP header on every response, and no permission prompts (camera, geolocation...). */
-export function hardenDefaultSession(): void {
+/**
+ * Session-wide defaults: the CSP header on every response (`policy`: the built page's, see pagePolicy), and no
+ * permission prompts (camera, geolocation...).
+ */
+export function hardenDefaultSession(policy: string = CONTENT_SECURITY_POLICY): void {
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({
-      responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] },
+      responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [policy] },
     });
   });
   session.defaultSession.setPermissionRequestHandler((_contents, permission, callback) =>

@@ -17,3 +17,33 @@ export const CONTENT_SECURITY_POLICY = [
   'frame-src blob:',
   "worker-src 'self'",
 ].join('; ');
+
+/** the directives whose inline elements the build may allow, one by one, by the hash of their exact text */
+const HASHABLE_DIRECTIVES = new Set(['script-src', 'style-src']);
+const HASH_SOURCE = /^'sha256-[A-Za-z0-9+/]{43}='$/;
+const META_POLICY = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"\s*\/?>/i;
+const BASE_DIRECTIVES = CONTENT_SECURITY_POLICY.split('; ');
+
+/** `directive` is `base`, or `base` followed by hash sources where hashes may be added. */
+function isBaseWithHashes(directive: string, base: string): boolean {
+  if (directive === base) return true;
+  if (!directive.startsWith(`${base} `)) return false;
+  const added = directive.slice(base.length + 1).split(' ');
+  return HASHABLE_DIRECTIVES.has(base.split(' ')[0]) && added.every((source) => HASH_SOURCE.test(source));
+}
+
+/**
+ * The policy a built page declares in its meta tag, to send as its header: the build inlines the first screen's
+ * stylesheet and two small scripts and allows each by its SHA-256 in the meta tag. Accepted only when it is
+ * CONTENT_SECURITY_POLICY plus hash sources in script-src and style-src; anything else (no meta tag, a policy edited
+ * to allow more: 'unsafe-inline', another origin, a directive dropped) gives CONTENT_SECURITY_POLICY itself.
+ */
+export function pagePolicy(html: string): string {
+  const declared = META_POLICY.exec(html)?.[1]
+    ?.split(';')
+    .map((directive) => directive.trim().split(/\s+/).join(' '))
+    .filter(Boolean);
+  if (declared?.length !== BASE_DIRECTIVES.length) return CONTENT_SECURITY_POLICY;
+  const accepted = declared.every((directive, index) => isBaseWithHashes(directive, BASE_DIRECTIVES[index]));
+  return accepted ? declared.join('; ') : CONTENT_SECURITY_POLICY;
+}

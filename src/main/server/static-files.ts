@@ -1,7 +1,8 @@
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import type { ServerResponse } from 'node:http';
+import { pagePolicy } from './csp.js';
 
 const MIME_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -64,9 +65,16 @@ export async function serveStatic(root: string, urlPath: string, response: Serve
       return;
     }
   }
-  response.writeHead(200, {
+  const headers = {
     'Content-Type': MIME_TYPES[extname(path)] ?? 'application/octet-stream',
     'Cache-Control': requested.startsWith(IMMUTABLE_ASSETS) ? 'public, max-age=31536000, immutable' : 'no-cache',
-  });
+  };
+  if (extname(path) === '.html') {
+    // a page's policy comes with the page: its meta tag's, when that only adds the hashes of its inline parts
+    const page = await readFile(path, 'utf8');
+    response.writeHead(200, { ...headers, 'Content-Security-Policy': pagePolicy(page) }).end(page);
+    return;
+  }
+  response.writeHead(200, headers);
   createReadStream(path).pipe(response);
 }
