@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { defineConfig, externalizeDepsPlugin } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
+import { prerenderFirstScreen } from './scripts/renderer-build/prerender-first-screen.js';
 
 /**
  * Finds, once the module graph is built, every module the renderer's entry reaches by static imports: what the
@@ -140,6 +141,12 @@ export default defineConfig({
         output: { codeSplitting: { groups: firstScreenChunks } },
       },
     },
-    plugins: [react(), firstScreen.plugin, fetchAppScriptFirst(), compileEntryEagerly()],
+    plugins: [
+      react(),
+      firstScreen.plugin,
+      fetchAppScriptFirst(),
+      compileEntryEagerly(),
+      prerenderFirstScreen('/src/shell/first-screen-html.tsx'),
+    ],
   },
 });

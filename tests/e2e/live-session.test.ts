@@ -110,6 +110,9 @@ describe('the live session view in a browser, against manus serve', () => {
       if (request.index === 1) return { toolCalls: [call('ask_human', { inquire: hostile })] };
       return finish(`Done.\n\n${hostile}\n\nThe tool said: ${lastToolResult(request)}`);
     });
+    // the page's own inline scripts (its theme and language, allowed by their hashes): none may join them
+    const inlineScripts = () => page.page.evaluate(() => [...document.scripts].filter((script) => !script.src).length);
+    const ownInlineScripts = await inlineScripts();
     await sendTask(page, `Echo this: ${hostile}`);
     await page.page.getByTestId('composer-answering').waitFor({ timeout: UI_TIMEOUT_MS });
     const askInput = page.page.getByTestId('composer-input');
@@ -124,13 +127,13 @@ describe('the live session view in a browser, against manus serve', () => {
 
     const injected = await page.page.evaluate(() => ({
       images: document.querySelectorAll('img[src="x"], img[onerror]').length,
-      scripts: [...document.scripts].filter((script) => !script.src).length,
       javascriptLinks: document.querySelectorAll('a[href^="javascript" i]').length,
       handlers: [...document.querySelectorAll('*')].filter((element) =>
         [...element.attributes].some((attribute) => attribute.name.startsWith('on')),
       ).length,
     }));
-    expect(injected).toEqual({ images: 0, scripts: 0, javascriptLinks: 0, handlers: 0 });
+    expect(injected).toEqual({ images: 0, javascriptLinks: 0, handlers: 0 });
+    expect(await inlineScripts()).toBe(ownInlineScripts);
     expect(page.dialogs).toEqual([]);
     expect(page.pageErrors).toEqual([]);
     // shown as text, so the person sees what the tool got

@@ -1,5 +1,6 @@
-// A blocking same-origin script (allowed by the CSP's script-src 'self'), run before the stylesheet and the app, so a
-// forced theme is on <html> at first paint. Key and values: THEME_KEY and ThemeChoice in features/prefs/preferences.ts.
+// Run before the stylesheet and the app, so a forced theme is on <html> at first paint: inline in the built page
+// (allowed by its hash in the CSP), a same-origin file in development. Key and values: THEME_KEY and ThemeChoice in
+// features/prefs/preferences.ts.
 try {
   const theme = localStorage.getItem('manus.theme');
   if (theme === 'light' || theme === 'dark') document.documentElement.dataset.theme = theme;

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
 
 const RENDERER_OUT = resolve('out/renderer');
-const SOURCES = ['src/renderer', 'src/shared'];
+const SOURCES = ['src/renderer', 'src/shared', 'scripts/renderer-build'];
 const LOCK_DIR = resolve('out/.renderer-build.lock');
 const LOCK_STALE_MS = 5 * 60_000;
 const LOCK_POLL_MS = 200;

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SESSION_MODES } from '../../../shared/session-vocabulary.js';
 import type { SessionInfo } from '../../../shared/events.js';
@@ -71,6 +71,14 @@ export function Composer({
   const [dragging, setDragging] = useState(false);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const defaultLabel = models.find((choice) => choice.name === defaultModel)?.model ?? defaultModel;
+
+  // the page's prerendered composer takes keys before the app has loaded: what was typed there is the draft
+  useLayoutEffect(() => {
+    const typed = inputRef.current?.value ?? '';
+    if (typed !== text) setText(typed);
+    // once, when the app takes the textarea over; later typing arrives through onChange
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   // a question from the agent brings the cursor here, where it is answered
   useEffect(() => {
@@ -159,6 +167,7 @@ export function Composer({
         ref={inputRef}
         className="composer-input"
         rows={1}
+        autoFocus
         value={text}
         placeholder={
           answering ? t('composerAnswer.placeholder') : followUp ? t('composer.followUp') : t('composer.placeholder')

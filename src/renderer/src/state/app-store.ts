@@ -351,5 +351,7 @@ export class AppStore {
 }
 
 export function useAppState<T>(store: AppStore, select: (state: AppState) => T): T {
-  return useSyncExternalStore(store.subscribe, () => select(store.getState()));
+  const selected = () => select(store.getState());
+  // the same state serves the build's prerender and the page's hydration of it
+  return useSyncExternalStore(store.subscribe, selected, selected);
 }
