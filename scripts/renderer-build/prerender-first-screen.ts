@@ -13,7 +13,7 @@ interface FirstScreenModule {
 }
 
 /** #root holding the first language's first screen, then one template per other language; first-screen.js picks. */
-export function firstScreenMarkup(pages: Record<Language, string>): string {
+function firstScreenMarkup(pages: Record<Language, string>): string {
   const [first, ...others] = LANGUAGES;
   return [
     `<div id="root" data-prerendered="${first}">${pages[first]}</div>`,
