@@ -102,6 +102,31 @@ describe('the first screen, in the page before the app has loaded', () => {
     expect(errorsOf(page)).toEqual([]);
   });
 
+  it('keeps a search typed into the sidebar before the app has loaded, and the cursor there', async () => {
+    const page = await e2e.open(sequence(finish('Kyoto in five days.')));
+    const input = page.page.locator(COMPOSER);
+    await input.fill('Plan a trip to Kyoto');
+    await input.press('Enter');
+    await expect.poll(() => page.page.getByTestId('session-status').getAttribute('data-status')).toBe('finished');
+    await page.page.goto(e2e.app.url);
+
+    const release = await reopenWithScriptsHeld(page.page);
+    await page.page.getByTestId('session-search').click();
+    await page.page.keyboard.type('Kyoto');
+    release();
+    await untilLive(page.page);
+    // the composer does not take the cursor from the field the person is typing in
+    expect(await focusedTestId(page.page)).toBe('session-search');
+    expect(await page.page.getByTestId('session-search').inputValue()).toBe('Kyoto');
+    await page.page
+      .locator('[data-session-row]', { hasText: 'Plan a trip to Kyoto' })
+      .waitFor({ timeout: UI_TIMEOUT_MS });
+    await expect
+      .poll(() => page.page.locator('nav.sidebar .sidebar-label').textContent())
+      .toBe(en.sessions.results.replace('{{count}}', '1'));
+    expect(errorsOf(page)).toEqual([]);
+  });
+
   it.each([
     { system: 'zh-CN', chosen: undefined, language: 'zh' },
     { system: 'zh-CN', chosen: 'en', language: 'en' },

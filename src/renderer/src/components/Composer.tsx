@@ -1,9 +1,10 @@
-import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SESSION_MODES } from '../../../shared/session-vocabulary.js';
 import type { SessionInfo } from '../../../shared/events.js';
 import type { ModelChoice } from '../../../shared/contract.js';
 import { formatBytes } from '../lib/format.js';
+import { useTypedBeforeLoad } from '../lib/use-typed-before-load.js';
 import type { Attachment } from '../features/uploads/use-attachments.js';
 import { PaperclipIcon } from '../features/common/PaperclipIcon.js';
 import { keysText, shortcutMatches } from '../shortcuts/shortcuts.js';
@@ -72,17 +73,16 @@ export function Composer({
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const defaultLabel = models.find((choice) => choice.name === defaultModel)?.model ?? defaultModel;
 
-  // the page's prerendered composer takes keys before the app has loaded: what was typed there is the draft
-  useLayoutEffect(() => {
-    const typed = inputRef.current?.value ?? '';
-    if (typed !== text) setText(typed);
-    // once, when the app takes the textarea over; later typing arrives through onChange
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+  useTypedBeforeLoad(inputRef, text, setText);
 
-  // a question from the agent brings the cursor here, where it is answered
+  // a question from the agent brings the cursor here, where it is answered; on mount, a field the person is already
+  // in keeps the cursor (the page's first screen takes clicks before the app has loaded)
+  const mounted = useRef(false);
   useEffect(() => {
-    inputRef.current?.focus();
+    const input = inputRef.current;
+    const inOtherField = document.activeElement instanceof HTMLInputElement;
+    if (mounted.current || !inOtherField) input?.focus();
+    mounted.current = true;
   }, [focusSignal, answering?.askId]);
 
   useEffect(() => {

@@ -9,6 +9,7 @@ import { useShortcut } from '../../shortcuts/use-shortcut.js';
 import { SessionRow } from './SessionRow.js';
 import { useSessionSearch, type SessionHit } from './use-session-search.js';
 import { useOlderSessions } from './use-older-sessions.js';
+import { useTypedBeforeLoad } from '../../lib/use-typed-before-load.js';
 import './sessions.css';
 
 /** The sessions, newest first: status badges, full-text search, rename, export, delete. */
@@ -36,6 +37,7 @@ export function SessionSidebar({
   const [menuFor, setMenuFor] = useState<string>();
   const [deleting, setDeleting] = useState<SessionSummary>();
   const searchRef = useRef<HTMLInputElement>(null);
+  useTypedBeforeLoad(searchRef, search.query, search.setQuery);
 
   useEffect(() => {
     if (searchSignal) searchRef.current?.focus();
