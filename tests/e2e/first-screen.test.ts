@@ -127,6 +127,25 @@ describe('the first screen, in the page before the app has loaded', () => {
     expect(errorsOf(page)).toEqual([]);
   });
 
+  it('shows nothing of the app on a page opened without its token, then asks for the token', async () => {
+    const app = await e2e.serve(sequence(finish('unused')));
+    const page = await e2e.openPage(app.origin + '/');
+    await page.page.getByTestId('missing-token').waitFor({ timeout: UI_TIMEOUT_MS });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.page.route('**/assets/*.js', async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.page.mainFrame().goto(app.origin + '/', { waitUntil: 'commit' });
+    // first-screen.js has run once the language templates are gone
+    await page.page.waitForFunction(() => document.getElementById('root') && !document.querySelector('template'));
+    expect(await page.page.evaluate(() => document.getElementById('root')?.childElementCount)).toBe(0);
+    release();
+    await page.page.getByTestId('missing-token').waitFor({ timeout: UI_TIMEOUT_MS });
+    expect(errorsOf(page)).toEqual([]);
+  });
+
   it.each([
     { system: 'zh-CN', chosen: undefined, language: 'zh' },
     { system: 'zh-CN', chosen: 'en', language: 'en' },

@@ -5,6 +5,16 @@
 // LANGUAGE_KEY and LanguageChoice there): the stored choice, else Chinese when the system's languages include it, else
 // English.
 (() => {
+  // Electron's preload bridge, or the token of `manus serve` in the URL or kept for this tab (pickClient, takeToken:
+  // TOKEN_PARAM and TOKEN_STORAGE_KEY there)
+  const canReachCore = () => {
+    if (window.manus || new URLSearchParams(location.search).has('token')) return true;
+    try {
+      return sessionStorage.getItem('manus.token') !== null;
+    } catch {
+      return false;
+    }
+  };
   let stored = null;
   try {
     stored = localStorage.getItem('manus.language');
@@ -17,7 +27,11 @@
   document.documentElement.lang = language === 'zh' ? 'zh-CN' : 'en';
   const root = document.getElementById('root');
   const templates = document.querySelectorAll('template[data-first-screen]');
-  if (root && root.dataset.prerendered && root.dataset.prerendered !== language) {
+  if (root && root.dataset.prerendered && !canReachCore()) {
+    // opened without its token: the app will ask for it, and shows nothing of itself before
+    root.replaceChildren();
+    delete root.dataset.prerendered;
+  } else if (root && root.dataset.prerendered && root.dataset.prerendered !== language) {
     const page = [...templates].find((template) => template.dataset.firstScreen === language);
     // no page in that language: the app renders it from scratch
     if (page) {
