@@ -67,11 +67,14 @@ describe('the first screen, in the page before the app has loaded', () => {
     expect(await isLive(page.page)).toBe(false);
     expect(await focusedTestId(page.page)).toBe('composer-input');
     expect(await page.page.locator('.sidebar-empty').count()).toBe(0);
+    // nor examples before it knows a model is set up to run them (nor first-run steps before it knows none is)
+    expect(await page.page.locator('.welcome').count()).toBe(0);
     await page.page.keyboard.type('Plan a trip to Kyoto');
     await tagComposer(page.page);
 
     release();
     await untilLive(page.page);
+    await page.page.locator('.welcome .example').first().waitFor({ timeout: UI_TIMEOUT_MS });
     expect(await composerTagged(page.page)).toBe(true);
     const input = page.page.locator(COMPOSER);
     expect(await input.inputValue()).toBe('Plan a trip to Kyoto');

@@ -140,6 +140,7 @@ export function App({ store }: { store: AppStore }) {
             ) : (
               <StartPane
                 loading={Boolean(state.loadingId)}
+                known={Boolean(state.appInfo)}
                 noModel={Boolean(noModel)}
                 onAddProvider={() => {
                   setAddingProvider(true);
