@@ -126,8 +126,9 @@ async function main(): Promise<void> {
         'first call': `${first.toFixed(1)} ms`,
         'warm call': `${warm.toFixed(1)} ms`,
         ratio: `${ratio.toFixed(2)}×`,
-        target: `≤ ${TARGET_RATIO}×`,
-        met: ratio <= TARGET_RATIO ? 'yes' : 'NO',
+        // without warm-up is the yardstick: what the first call cost before the sandbox started with the turn
+        target: warmUp ? `≤ ${TARGET_RATIO}×` : '(yardstick)',
+        met: warmUp ? (ratio <= TARGET_RATIO ? 'yes' : 'NO') : '',
       });
     }
     console.log(
