@@ -312,6 +312,51 @@ describe('keyboard and input, in a browser against manus serve', () => {
     rmSync(folder, { recursive: true, force: true });
   });
 
+  it('sends a message given while its files upload once they are uploaded; taking a file off stops it', async () => {
+    const page = await e2e.open(sequence(finish('Got the picture.')));
+    // the uploads' chunks are held until the test lets them through: the files are still uploading when Enter is pressed
+    let releaseUploads!: () => void;
+    const uploadsReleased = new Promise<void>((resolve) => (releaseUploads = resolve));
+    await page.page.route('**/api/appendUpload', async (route) => {
+      await uploadsReleased;
+      await route.continue();
+    });
+    const input = page.page.getByTestId('composer-input');
+    const send = page.page.getByTestId('send');
+    const chips = page.page.getByTestId('attachments').locator('li');
+    const file = (name: string) => ({ name, mimeType: 'text/plain', buffer: Buffer.from(`the ${name}`) });
+
+    // taken off while the message waits: nothing is sent, and the text stays
+    await page.page.getByTestId('attach-input').setInputFiles(file('draft.txt'));
+    await input.fill('Read my draft');
+    await input.press('Enter');
+    await expect.poll(() => send.getAttribute('data-waiting-for-uploads')).toBe('true');
+    expect(await send.innerText()).toBe('Sends once uploaded…');
+    await chips.first().getByRole('button').click();
+    await expect.poll(() => send.getAttribute('data-waiting-for-uploads')).toBeNull();
+    // the wait is over at once, though the file's upload is still held: Send can be pressed again
+    await expect.poll(() => send.isEnabled()).toBe(true);
+    expect(await send.innerText()).toBe('Send ↵');
+    expect(await input.inputValue()).toBe('Read my draft');
+    expect(await page.page.locator('.message-user').count()).toBe(0);
+    expect(e2e.app.llm.chatRequests).toHaveLength(0);
+
+    // left on: the message goes once the file is uploaded, with it
+    await page.page.getByTestId('attach-input').setInputFiles(file('notes.txt'));
+    await input.fill('Read my notes');
+    await input.press('Enter');
+    await expect.poll(() => send.getAttribute('data-waiting-for-uploads')).toBe('true');
+    expect(await chips.getAttribute('data-uploaded')).toBe('false');
+    releaseUploads();
+    await expect.poll(() => status(page).getAttribute('data-status'), { timeout: UI_TIMEOUT_MS }).toBe('finished');
+    expect(await page.page.locator('.message-user').count()).toBe(1);
+    expect(JSON.stringify(e2e.app.llm.chatRequests[0]!.body)).toContain(
+      'Attached files (copied into the workspace): /workspace/uploads/notes.txt',
+    );
+    expect(JSON.stringify(e2e.app.llm.chatRequests[0]!.body)).not.toContain('draft.txt');
+    expect(await chips.count()).toBe(0);
+  });
+
   it('works in a folder chosen by path: a bad path gets a clear reason, a good one is the workspace the tools see', async () => {
     const page = await e2e.open((request) =>
       request.index === 0

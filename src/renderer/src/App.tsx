@@ -39,6 +39,7 @@ export function App({ store }: { store: AppStore }) {
     attach,
     remove: removeAttachment,
     clear: clearAttachments,
+    uploadedIds,
   } = useAttachments(store, state.appInfo?.uploadLimitBytes);
   const view = state.activeId ? state.views[state.activeId] : undefined;
   const running = isRunning(view);
@@ -64,21 +65,24 @@ export function App({ store }: { store: AppStore }) {
     async (task: string, choices: TurnChoices, model: string | undefined) => {
       // an agent-mode turn sends no flow choices: the session keeps the ones it has for its next flow
       const flowChoices = choices.mode === 'agent' ? {} : { agents: choices.agents, parallel: choices.parallel };
+      // sent while its files upload: it goes once they are uploaded, and not at all if one failed or was taken off
+      const uploads = await uploadedIds(attachments);
+      if (!uploads) return false;
       const sent = await store.send({
         task,
         mode: choices.mode,
         ...flowChoices,
         model,
-        uploads: attachments.flatMap(({ uploadId }) => (uploadId ? [uploadId] : [])),
+        uploads,
         workspace: view ? undefined : workspaceFolder,
       });
       if (sent) {
-        clearAttachments();
+        clearAttachments(attachments);
         setWorkspaceFolder(undefined);
       }
       return sent;
     },
-    [store, attachments, clearAttachments, view, workspaceFolder],
+    [store, attachments, uploadedIds, clearAttachments, view, workspaceFolder],
   );
 
   // the server refused this page's token (it restarted with a new one): say so, and how to get back in

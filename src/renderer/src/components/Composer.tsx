@@ -92,11 +92,11 @@ export function Composer({
     input.style.height = `${Math.min(input.scrollHeight, MAX_ROWS_PX)}px`;
   }, [text]);
 
-  // a message waits for its files to be uploaded; an answer carries none
+  // a message sent while its files upload goes once they are uploaded (onSend waits); an answer carries none
   const uploading = !answering && attachments.some((attachment) => !attachment.uploadId);
   const send = async () => {
     const task = text.trim();
-    if (!task || sending || uploading || (running && !answering)) return;
+    if (!task || sending || (running && !answering)) return;
     setSending(true);
     const sent =
       answering && onAnswer ? await onAnswer(answering.askId, task) : await onSend(task, choices, model || undefined);
@@ -250,11 +250,11 @@ export function Composer({
           <button
             type="submit"
             className="primary send-button"
-            disabled={!text.trim() || sending || uploading}
-            title={uploading ? t('uploads.waiting') : undefined}
+            disabled={!text.trim() || sending}
             data-testid="send"
+            data-waiting-for-uploads={sending && uploading ? 'true' : undefined}
           >
-            {t('composer.send')} ↵
+            {sending && uploading ? t('uploads.sendOnceUploaded') : `${t('composer.send')} ↵`}
           </button>
         )}
       </div>

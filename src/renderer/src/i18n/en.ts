@@ -10,7 +10,6 @@ export const en = {
   },
   status: {
     running: 'Running',
-    waiting: 'Waiting',
     finished: 'Finished',
     failed: 'Failed',
     interrupted: 'Interrupted',
@@ -680,6 +679,7 @@ export const en = {
     limit: 'Files up to {{limit}} each can be attached; the uploads.maxFileMb setting changes the limit.',
     progress: 'uploading {{percent}}%',
     waiting: 'Wait for the files to finish uploading',
+    sendOnceUploaded: 'Sends once uploaded…',
   },
   folderPicker: {
     default: 'Works in a new folder of its own.',

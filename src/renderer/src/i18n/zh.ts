@@ -20,7 +20,6 @@ export const zh: Translation<typeof en> = {
   },
   status: {
     running: '运行中',
-    waiting: '待回复',
     finished: '已完成',
     failed: '失败',
     interrupted: '已中断',
@@ -668,6 +667,7 @@ export const zh: Translation<typeof en> = {
     limit: '每个文件最大 {{limit}}；可用 uploads.maxFileMb 设置修改上限。',
     progress: '上传中 {{percent}}%',
     waiting: '请等待文件上传完成',
+    sendOnceUploaded: '上传完成后发送…',
   },
   folderPicker: {
     default: '在一个新建的专属文件夹中工作。',

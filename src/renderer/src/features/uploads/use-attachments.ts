@@ -21,6 +21,12 @@ export function useAttachments(store: AppStore, limitBytes: number | undefined) 
   const { t } = useTranslation();
   const [attachments, setAttachments] = useState<Attachment[]>([]);
   const uploads = useRef(new Map<string, AbortController>());
+  /** each attachment's upload id once uploaded; undefined when its upload failed or was stopped */
+  const finished = useRef(new Map<string, Promise<string | undefined>>());
+  /** attachments taken off by the person: a message waiting for its uploads does not go without them */
+  const removed = useRef(new Set<string>());
+  /** messages waiting for their uploads, told at once when an attachment is taken off */
+  const onRemoved = useRef(new Set<() => void>());
 
   const update = useCallback(
     (key: string, patch: Partial<Attachment>) =>
@@ -43,13 +49,21 @@ export function useAttachments(store: AppStore, limitBytes: number | undefined) 
         const abort = new AbortController();
         uploads.current.set(key, abort);
         setAttachments((current) => [...current, { key, name: file.name, size: file.size, sentBytes: 0 }]);
-        uploadFile(store.client, file, { signal: abort.signal, onProgress: (sentBytes) => update(key, { sentBytes }) })
-          .then((uploadId) => update(key, { uploadId, sentBytes: file.size }))
+        const upload = uploadFile(store.client, file, {
+          signal: abort.signal,
+          onProgress: (sentBytes) => update(key, { sentBytes }),
+        })
+          .then((uploadId) => {
+            update(key, { uploadId, sentBytes: file.size });
+            return uploadId;
+          })
           .catch((error: unknown) => {
             setAttachments((current) => current.filter((item) => item.key !== key));
             if (!abort.signal.aborted) store.fail(error);
+            return undefined;
           })
           .finally(() => uploads.current.delete(key));
+        finished.current.set(key, upload);
       }
     },
     [store, t, limitBytes, update],
@@ -57,6 +71,8 @@ export function useAttachments(store: AppStore, limitBytes: number | undefined) 
 
   const remove = useCallback(
     (key: string) => {
+      removed.current.add(key);
+      for (const notify of onRemoved.current) notify();
       uploads.current.get(key)?.abort();
       setAttachments((current) => {
         const removed = current.find((item) => item.key === key);
@@ -66,8 +82,41 @@ export function useAttachments(store: AppStore, limitBytes: number | undefined) 
     },
     [store],
   );
-  /** after the message that carried them was sent: the core has taken the uploads */
-  const clear = useCallback(() => setAttachments([]), []);
+  /** after the message that carried them was sent: the core has taken these uploads (files attached since stay) */
+  const clear = useCallback((sent: Attachment[]) => {
+    const keys = new Set(sent.map((item) => item.key));
+    setAttachments((current) => current.filter((item) => !keys.has(item.key)));
+    for (const key of keys) {
+      finished.current.delete(key);
+      removed.current.delete(key);
+    }
+  }, []);
+
+  /**
+   * The upload ids of `attached` once every one has finished uploading: a message sent while its files upload waits
+   * for them. Undefined when one of them failed or was taken off meanwhile: then the message does not go.
+   */
+  const uploadedIds = useCallback(async (attached: Attachment[]): Promise<string[] | undefined> => {
+    const takenOff = () => attached.some((item) => removed.current.has(item.key));
+    let notify = () => {};
+    // a file taken off ends the wait at once, whatever its upload is doing
+    const removal = new Promise<undefined>((resolve) => {
+      notify = () => {
+        if (takenOff()) resolve(undefined);
+      };
+      onRemoved.current.add(notify);
+    });
+    try {
+      const ids = await Promise.race([
+        Promise.all(attached.map((item) => finished.current.get(item.key) ?? item.uploadId)),
+        removal,
+      ]);
+      if (!ids || takenOff()) return undefined;
+      return ids.every((id) => id !== undefined) ? (ids as string[]) : undefined;
+    } finally {
+      onRemoved.current.delete(notify);
+    }
+  }, []);
 
   // uploads still running when the window goes are stopped
   useEffect(() => {
@@ -75,5 +124,5 @@ export function useAttachments(store: AppStore, limitBytes: number | undefined) 
     return () => running.forEach((abort) => abort.abort());
   }, []);
 
-  return { attachments, attach, remove, clear };
+  return { attachments, attach, remove, clear, uploadedIds };
 }
