@@ -15,17 +15,25 @@ const COMPOSER = '[data-testid="composer-input"]';
 const e2e = useAppInChromium();
 
 /**
- * Opens the app's page again with its scripts held back until the returned function is called (routing turns the
- * cache off, so they are fetched anew): what shows meanwhile is the page's own first screen. The navigation goes
- * through the frame, which does not wait for the app as the fixture's page.goto does.
+ * Holds the app's scripts back until the returned function is called (routing turns the cache off: they are fetched
+ * anew).
  */
-async function reopenWithScriptsHeld(page: Page): Promise<() => void> {
+async function holdAppScripts(page: Page): Promise<() => void> {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   await page.route('**/assets/*.js', async (route) => {
     await released;
     await route.continue();
   });
+  return release;
+}
+
+/**
+ * Opens the app's page again with its scripts held back (holdAppScripts): what shows meanwhile is the page's own first
+ * screen. The navigation goes through the frame, which does not wait for the app as the fixture's page.goto does.
+ */
+async function reopenWithScriptsHeld(page: Page): Promise<() => void> {
+  const release = await holdAppScripts(page);
   await page.mainFrame().goto(page.url(), { waitUntil: 'commit' });
   await page.locator(COMPOSER).waitFor({ timeout: UI_TIMEOUT_MS });
   return release;
@@ -134,12 +142,7 @@ describe('the first screen, in the page before the app has loaded', () => {
     const app = await e2e.serve(sequence(finish('unused')));
     const page = await e2e.openPage(app.origin + '/');
     await page.page.getByTestId('missing-token').waitFor({ timeout: UI_TIMEOUT_MS });
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    await page.page.route('**/assets/*.js', async (route) => {
-      await released;
-      await route.continue();
-    });
+    const release = await holdAppScripts(page.page);
     await page.page.mainFrame().goto(app.origin + '/', { waitUntil: 'commit' });
     // first-screen.js has run once the language templates are gone
     await page.page.waitForFunction(() => document.getElementById('root') && !document.querySelector('template'));
