@@ -10,6 +10,7 @@ export const en = {
   },
   status: {
     running: 'Running',
+    waiting: 'Waiting',
     finished: 'Finished',
     failed: 'Failed',
     interrupted: 'Interrupted',
@@ -678,7 +679,6 @@ export const en = {
     tooLarge: '{{name}} ({{size}}) is too large to attach.',
     limit: 'Files up to {{limit}} each can be attached; the uploads.maxFileMb setting changes the limit.',
     progress: 'uploading {{percent}}%',
-    waiting: 'Wait for the files to finish uploading',
     sendOnceUploaded: 'Sends once uploaded…',
   },
   folderPicker: {

@@ -20,6 +20,7 @@ export const zh: Translation<typeof en> = {
   },
   status: {
     running: '运行中',
+    waiting: '待回复',
     finished: '已完成',
     failed: '失败',
     interrupted: '已中断',
@@ -666,7 +667,6 @@ export const zh: Translation<typeof en> = {
     tooLarge: '{{name}}（{{size}}）太大，无法附加。',
     limit: '每个文件最大 {{limit}}；可用 uploads.maxFileMb 设置修改上限。',
     progress: '上传中 {{percent}}%',
-    waiting: '请等待文件上传完成',
     sendOnceUploaded: '上传完成后发送…',
   },
   folderPicker: {
