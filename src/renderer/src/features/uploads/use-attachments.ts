@@ -72,11 +72,12 @@ export function useAttachments(store: AppStore, limitBytes: number | undefined) 
   const remove = useCallback(
     (key: string) => {
       removed.current.add(key);
+      finished.current.delete(key);
       for (const notify of onRemoved.current) notify();
       uploads.current.get(key)?.abort();
       setAttachments((current) => {
-        const removed = current.find((item) => item.key === key);
-        if (removed?.uploadId) void store.client.call('cancelUpload', { uploadId: removed.uploadId }).catch(() => {});
+        const takenOff = current.find((item) => item.key === key);
+        if (takenOff?.uploadId) void store.client.call('cancelUpload', { uploadId: takenOff.uploadId }).catch(() => {});
         return current.filter((item) => item.key !== key);
       });
     },
