@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
+import { META_POLICY_TAG } from '../../src/main/server/csp.js';
 
 /** the build's classic scripts (public/theme.js, public/first-screen.js), named relative to the page */
 const CLASSIC_SCRIPT = /<script src="\.\/([\w-]+\.js)"><\/script>/g;
 /** the entry's stylesheet: what the first screen is styled by */
 const ENTRY_STYLESHEET = /<link rel="stylesheet" crossorigin href="\.\/(assets\/index-[\w-]+\.css)">/;
-
-const META_POLICY = /(<meta\s+http-equiv="Content-Security-Policy"\s+content=")([^"]*)("\s*\/?>)/;
 
 /** the source form of a CSP hash of an inline element's exact text */
 export function hashSource(text: string): string {
@@ -57,9 +56,9 @@ export function inlineFirstScreen(html: string, read: (path: string) => string):
       `./${stylesheet[1]}`,
     );
   }
-  if (!META_POLICY.test(page))
+  if (!META_POLICY_TAG.test(page))
     throw new Error('the page has no Content-Security-Policy meta tag to allow its inline parts');
-  return page.replace(META_POLICY, (_meta, open: string, policy: string, close: string) => {
+  return page.replace(META_POLICY_TAG, (_meta, open: string, policy: string, close: string) => {
     const allowed = policy
       .split(';')
       .map((directive) => directive.trim())

@@ -21,7 +21,8 @@ export const CONTENT_SECURITY_POLICY = [
 /** the directives whose inline elements the build may allow, one by one, by the hash of their exact text */
 const HASHABLE_DIRECTIVES = new Set(['script-src', 'style-src']);
 const HASH_SOURCE = /^'sha256-[A-Za-z0-9+/]{43}='$/;
-const META_POLICY = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"\s*\/?>/i;
+/** a page's meta policy tag: its opening up to the policy, the policy, and its end */
+export const META_POLICY_TAG = /(<meta\s+http-equiv="Content-Security-Policy"\s+content=")([^"]*)("\s*\/?>)/i;
 const BASE_DIRECTIVES = CONTENT_SECURITY_POLICY.split('; ');
 
 /** `directive` is `base`, or `base` followed by hash sources where hashes may be added. */
@@ -39,7 +40,7 @@ function isBaseWithHashes(directive: string, base: string): boolean {
  * to allow more: 'unsafe-inline', another origin, a directive dropped) gives CONTENT_SECURITY_POLICY itself.
  */
 export function pagePolicy(html: string): string {
-  const declared = META_POLICY.exec(html)?.[1]
+  const declared = META_POLICY_TAG.exec(html)?.[2]
     ?.split(';')
     .map((directive) => directive.trim().split(/\s+/).join(' '))
     .filter(Boolean);
