@@ -27,7 +27,8 @@ export const ReadDocumentParameters = z.object({
 
 export const readDocumentTool = defineTool({
   name: 'read_document',
-  kind: 'file',
+  // its output is text with location headings: the generic view shows it as is
+  kind: 'generic',
   description:
     'Read a document in the workspace as text with its locations: PDF (scanned pages through OCR, English and ' +
     'Chinese), Word (.docx), Excel (.xlsx), PowerPoint (.pptx), OpenDocument (.odt, .ods, .odp), HTML, EPUB, RTF, CSV, ' +
