@@ -61,8 +61,9 @@ fi
 
 engine_answers() { docker version --format '{{.Server.Version}}' >/dev/null 2>&1; }
 image_id() { docker "$@" image inspect "$IMAGE" --format '{{.Id}}' 2>/dev/null; }
+wanted="$(image_id || true)"
 # the image is built with debootstrap, needed only when the image is not there yet
-if ! image_id >/dev/null && ! command -v debootstrap >/dev/null; then
+if [[ -z "$wanted" ]] && ! command -v debootstrap >/dev/null; then
   packages+=(debootstrap)
   lack "debootstrap (builds the sandbox image)" "$(apt_command debootstrap)"
 fi
@@ -76,29 +77,31 @@ if [[ $can_install -eq 1 && ${#packages[@]} -gt 0 ]]; then
 fi
 
 # --- the Docker engine
-if ! engine_answers; then
+if [[ -z "$wanted" ]] && ! engine_answers; then
   if [[ $can_install -eq 1 ]]; then
     say "starting dockerd (log: /var/log/dockerd.log)"
     setsid nohup dockerd >/var/log/dockerd.log 2>&1 </dev/null &
     for _ in $(seq 1 60); do engine_answers && break; sleep 1; done
     engine_answers || { tail -n 30 /var/log/dockerd.log >&2; say "dockerd did not start (log above)"; exit 1; }
+  elif [[ "$(docker version 2>&1 || true)" == *"permission denied"* ]]; then
+    lack "access to the Docker engine for $(id -un)" "sudo usermod -aG docker $(id -un), then log in again"
   else
-    lack "a running Docker engine this user can reach" \
-      "sudo systemctl start docker (or: sudo dockerd &); as a non-root user also: sudo usermod -aG docker \$USER"
+    lack "a running Docker engine" "sudo systemctl start docker (or: sudo dockerd &)"
   fi
 fi
 
 # --- the sandbox image (built offline, from the Debian mirror; its rootfs is cached)
-if ! image_id >/dev/null; then
+[[ -n "$wanted" ]] || wanted="$(image_id || true)"
+if [[ -z "$wanted" ]]; then
   if [[ $can_install -eq 1 ]]; then
     bash scripts/sandbox/build-offline.sh
+    wanted="$(image_id)"
   else
     lack "the sandbox image $IMAGE" "sudo bash scripts/sandbox/build-offline.sh"
   fi
 fi
 
 # --- the second engine, holding the same image
-wanted="$(image_id || true)"
 if [[ -z "$wanted" || "$(image_id -H "$SECOND_ENGINE" || true)" != "$wanted" ]]; then
   if [[ $can_install -eq 1 ]]; then
     SECOND_ENGINE="$(bash scripts/sandbox/second-engine.sh | sed -n 's/^MANUS_TEST_REMOTE_DOCKER=//p')"

@@ -50,7 +50,7 @@ describe('scripts/test-setup.sh, the set-up npm test runs first', () => {
       const command = new RegExp(`: (sudo apt-get install -y ${aptPackage}|.*package is ${aptPackage}\\))$`);
       expect(listed.filter((line) => command.test(line))).toHaveLength(1);
     }
-    expect(listed.find((line) => line.includes('running Docker engine'))).toMatch(/systemctl start docker/);
+    expect(listed.find((line) => line.includes('a running Docker engine'))).toMatch(/systemctl start docker/);
     expect(listed.find((line) => line.startsWith('  - the sandbox image'))).toMatch(
       /scripts\/sandbox\/build-offline\.sh$/,
     );
