@@ -14,6 +14,7 @@ import {
   warmUpSessionSandbox,
 } from '../sandbox/session-sandbox.js';
 import type { TurnParts } from '../flow/mode-parts.js';
+import type { KnowledgeStore } from '../store/knowledge-store.js';
 import type { SessionContext } from '../tool/session-context.js';
 import type { ToolGate } from '../tool/tool-gate.js';
 import { lazyPart } from './lazy-part.js';
@@ -29,6 +30,8 @@ export interface LiveSessionContextOptions {
   human: HumanChannel;
   gate: ToolGate;
   emit: (event: CoreEventInput) => void;
+  /** the store's knowledge index, searched by search_files */
+  knowledge?: KnowledgeStore;
   /** a resolver or connector for the browser's egress guard instead of the system's (tests give names addresses) */
   egressNetwork?: Partial<EgressNetwork>;
 }
@@ -99,6 +102,7 @@ export function createLiveSessionContext(options: LiveSessionContextOptions): Li
     sandbox,
     browser,
     documents,
+    knowledge: options.knowledge,
     human: options.human,
     gate: options.gate,
     edits: new Map(),

@@ -367,6 +367,7 @@ export class SessionService {
           sessionId: session.id,
           workspace: session.workspace,
           dataDir: this.options.dataDir,
+          knowledge: this.options.store.knowledge,
           settings: () => created.settings,
           llm: () => created.llm,
           human,

@@ -1,6 +1,7 @@
 import type { AppSettings } from '../../shared/settings/app-settings.js';
 import type { BrowserSession } from '../browser/browser-session.js';
 import type { DocumentReader } from '../document/document-reader.js';
+import type { KnowledgeStore } from '../store/knowledge-store.js';
 import type { HumanChannel } from '../human/human-channel.js';
 import type { Llm } from '../llm/types.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
@@ -35,6 +36,8 @@ export interface SessionContext {
   readonly browser: SessionPart<BrowserSession>;
   /** reads documents into text, in a container of their own (shared by the sessions of this process) */
   readonly documents: SessionPart<DocumentReader>;
+  /** the folders indexed for search_files; none where the host keeps no store */
+  readonly knowledge: KnowledgeStore | undefined;
   /** questions to the person (emitted as `ask` events) */
   readonly human: HumanChannel;
   /** the approval policy, for actions outside the agent's tool loop (an MCP server's sampling request) */
