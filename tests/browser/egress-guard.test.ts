@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEgressGuard, type EgressGuard } from '../../src/main/browser/egress-guard.js';
-import { connectDirectly } from '../../src/main/browser/egress-network.js';
+import { connectDirectly } from '../../src/main/net/egress-network.js';
 
 /** A public address the test resolver answers; the connector routes it to the local echo server. */
 const PUBLIC_ADDRESS = '93.184.215.14';

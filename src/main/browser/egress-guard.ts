@@ -7,8 +7,8 @@ import {
 } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { bareHost, hostOf, pinPublicAddress, PrivateAddressError } from './address-policy.js';
-import type { EgressNetwork } from './egress-network.js';
+import { bareHost, hostOf, pinPublicAddress, PrivateAddressError } from '../net/address-policy.js';
+import { connectChecked, type EgressNetwork } from '../net/egress-network.js';
 
 /** Refusals kept for the report after an action; a page hammering private addresses cannot grow this forever. */
 const MAX_KEPT_REFUSALS = 20;
@@ -88,8 +88,7 @@ export async function startEgressGuard(network: EgressNetwork): Promise<EgressGu
   /** The socket to `host:port`, or the status and message to answer the browser with. */
   const open = async (host: string, port: number): Promise<Socket | Refusal> => {
     try {
-      const pinned = await pinPublicAddress(host, network.resolve);
-      const socket = await network.connect(pinned.address, port);
+      const socket = await connectChecked(network, host, port);
       track(socket);
       return socket;
     } catch (error) {

@@ -1,6 +1,6 @@
 import type { CoreEventInput } from '../../shared/events.js';
 import type { AppSettings } from '../../shared/settings/app-settings.js';
-import type { EgressNetwork } from '../browser/egress-network.js';
+import type { EgressNetwork } from '../net/egress-network.js';
 import { openSessionBrowser } from '../browser/session-browser.js';
 import type { HumanChannel } from '../human/human-channel.js';
 import type { Llm } from '../llm/types.js';
