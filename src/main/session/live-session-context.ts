@@ -1,6 +1,7 @@
 import type { CoreEventInput } from '../../shared/events.js';
 import type { AppSettings } from '../../shared/settings/app-settings.js';
 import type { EgressNetwork } from '../net/egress-network.js';
+import { createGuardedFetch } from '../net/guarded-fetch.js';
 import { openSessionBrowser } from '../browser/session-browser.js';
 import type { HumanChannel } from '../human/human-channel.js';
 import type { Llm } from '../llm/types.js';
@@ -27,7 +28,7 @@ export interface LiveSessionContextOptions {
   human: HumanChannel;
   gate: ToolGate;
   emit: (event: CoreEventInput) => void;
-  /** a resolver or connector for the browser's egress guard instead of the system's (tests give names addresses) */
+  /** a resolver or connector for the egress policy instead of the system's (tests give names addresses) */
   egressNetwork?: Partial<EgressNetwork>;
 }
 
@@ -93,6 +94,12 @@ export function createLiveSessionContext(options: LiveSessionContextOptions): Li
     browser,
     human: options.human,
     gate: options.gate,
+    guardedFetch: (trustedOrigins) =>
+      createGuardedFetch({
+        allowPrivateNetwork: options.settings().browser.allowPrivateNetwork,
+        ...(trustedOrigins ? { trustedOrigins } : {}),
+        ...(options.egressNetwork ? { network: options.egressNetwork } : {}),
+      }),
     edits: new Map(),
     warmUp,
     release: async () => {
