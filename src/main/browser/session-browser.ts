@@ -60,7 +60,12 @@ export async function openSessionBrowser(options: SessionBrowserOptions): Promis
       acceptDownloads: true,
       userAgent: settings.userAgent,
       // naming <-loopback> makes even this computer's addresses go through the guard (Chromium skips them by default)
-      proxy: guard && { server: guard.proxyServer, bypass: '<-loopback>' },
+      proxy: guard && {
+        server: guard.proxyServer,
+        bypass: '<-loopback>',
+        username: guard.username,
+        password: guard.password,
+      },
     });
     try {
       if (guard) await context.addInitScript({ content: WITHOUT_WEBRTC });
