@@ -27,6 +27,9 @@ export interface OutboundPolicy {
 /** `fetch` as the MCP SDK and the search engines call it. */
 export type GuardedFetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
+/** A guarded fetch for some trusted origins, under a policy fixed otherwise (one session's, one command's). */
+export type OutboundFetch = (trustedOrigins?: readonly string[]) => GuardedFetch;
+
 export class RedirectError extends Error {
   override readonly name = 'RedirectError';
 }
@@ -75,6 +78,16 @@ function redirectedInit(init: UndiciRequestInit, status: number, from: URL, to: 
     throw new RedirectError(`${from.host} redirected a request whose body cannot be sent again (${to.href}).`);
   }
   return { ...init, headers };
+}
+
+/** The OutboundFetch of browser.allowPrivateNetwork as it is at each use. */
+export function outboundFetchWith(allowPrivateNetwork: () => boolean, network?: Partial<EgressNetwork>): OutboundFetch {
+  return (trustedOrigins) =>
+    createGuardedFetch({
+      allowPrivateNetwork: allowPrivateNetwork(),
+      ...(trustedOrigins ? { trustedOrigins } : {}),
+      ...(network ? { network } : {}),
+    });
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { CoreEventInput } from '../../shared/events.js';
 import type { AppSettings } from '../../shared/settings/app-settings.js';
 import type { EgressNetwork } from '../net/egress-network.js';
-import { createGuardedFetch } from '../net/guarded-fetch.js';
+import { outboundFetchWith } from '../net/guarded-fetch.js';
 import { openSessionBrowser } from '../browser/session-browser.js';
 import type { HumanChannel } from '../human/human-channel.js';
 import type { Llm } from '../llm/types.js';
@@ -94,12 +94,7 @@ export function createLiveSessionContext(options: LiveSessionContextOptions): Li
     browser,
     human: options.human,
     gate: options.gate,
-    guardedFetch: (trustedOrigins) =>
-      createGuardedFetch({
-        allowPrivateNetwork: options.settings().browser.allowPrivateNetwork,
-        ...(trustedOrigins ? { trustedOrigins } : {}),
-        ...(options.egressNetwork ? { network: options.egressNetwork } : {}),
-      }),
+    guardedFetch: outboundFetchWith(() => options.settings().browser.allowPrivateNetwork, options.egressNetwork),
     edits: new Map(),
     warmUp,
     release: async () => {

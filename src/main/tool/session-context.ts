@@ -2,7 +2,7 @@ import type { AppSettings } from '../../shared/settings/app-settings.js';
 import type { BrowserSession } from '../browser/browser-session.js';
 import type { HumanChannel } from '../human/human-channel.js';
 import type { Llm } from '../llm/types.js';
-import type { GuardedFetch } from '../net/guarded-fetch.js';
+import type { OutboundFetch } from '../net/guarded-fetch.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import type { ToolGate } from './tool-gate.js';
 
@@ -42,7 +42,7 @@ export interface SessionContext {
    * metadata), under the egress policy with this turn's browser.allowPrivateNetwork; `trustedOrigins` are the
    * person's own (the MCP server they configured), reachable wherever they are
    */
-  guardedFetch(trustedOrigins?: readonly string[]): GuardedFetch;
+  readonly guardedFetch: OutboundFetch;
   /** str_replace_editor's undo history */
   readonly edits: EditHistory;
 }
