@@ -103,6 +103,9 @@ describe('the browser may not reach this computer or the local network (browser.
       [targetUrl('/', '2130706433'), /127\.0\.0\.1/],
       [targetUrl('/', 'sneaky.test'), /sneaky\.test \(127\.0\.0\.1\)/],
       [targetUrl('/', '0.0.0.0'), /0\.0\.0\.0/],
+      // IPv6 forms of 127.0.0.1: IPv4-mapped, and IPv4-compatible (Chromium writes it ::7f00:1)
+      [targetUrl('/', '[::ffff:127.0.0.1]'), /::ffff:7f00:1/],
+      [targetUrl('/', '[::127.0.0.1]'), /::7f00:1/],
     ];
     for (const [url, shown] of attempts) {
       const result = await act(ctx, { action: 'go_to_url', url });
