@@ -2,8 +2,8 @@ import type { BrowserSettings } from '../../shared/settings/browser-settings.js'
 import { leaseBrowser, type BrowserLease } from './browser-launcher.js';
 import { BrowserSession } from './browser-session.js';
 import { startEgressGuard, type EgressGuard } from './egress-guard.js';
-import { hostOf, nonPublicRange } from './address-policy.js';
-import { systemNetwork, type EgressNetwork } from './egress-network.js';
+import { hostOf, nonPublicRange } from '../net/address-policy.js';
+import { systemNetwork, type EgressNetwork } from '../net/egress-network.js';
 
 /**
  * WebRTC sends UDP (STUN, ICE checks) to any address a page names, past every HTTP proxy, and Chrome takes its
@@ -60,7 +60,12 @@ export async function openSessionBrowser(options: SessionBrowserOptions): Promis
       acceptDownloads: true,
       userAgent: settings.userAgent,
       // naming <-loopback> makes even this computer's addresses go through the guard (Chromium skips them by default)
-      proxy: guard && { server: guard.proxyServer, bypass: '<-loopback>' },
+      proxy: guard && {
+        server: guard.proxyServer,
+        bypass: '<-loopback>',
+        username: guard.username,
+        password: guard.password,
+      },
     });
     try {
       if (guard) await context.addInitScript({ content: WITHOUT_WEBRTC });

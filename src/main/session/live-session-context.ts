@@ -1,6 +1,7 @@
 import type { CoreEventInput } from '../../shared/events.js';
 import type { AppSettings } from '../../shared/settings/app-settings.js';
-import type { EgressNetwork } from '../browser/egress-network.js';
+import type { EgressNetwork } from '../net/egress-network.js';
+import { outboundFetchWith } from '../net/guarded-fetch.js';
 import { openSessionBrowser } from '../browser/session-browser.js';
 import { documentReaderFor } from '../document/document-reader.js';
 import type { HumanChannel } from '../human/human-channel.js';
@@ -32,7 +33,7 @@ export interface LiveSessionContextOptions {
   emit: (event: CoreEventInput) => void;
   /** the store's knowledge index, searched by search_files */
   knowledge?: KnowledgeStore;
-  /** a resolver or connector for the browser's egress guard instead of the system's (tests give names addresses) */
+  /** a resolver or connector for the egress policy instead of the system's (tests give names addresses) */
   egressNetwork?: Partial<EgressNetwork>;
 }
 
@@ -105,6 +106,7 @@ export function createLiveSessionContext(options: LiveSessionContextOptions): Li
     knowledge: options.knowledge,
     human: options.human,
     gate: options.gate,
+    guardedFetch: outboundFetchWith(() => options.settings().browser.allowPrivateNetwork, options.egressNetwork),
     edits: new Map(),
     warmUp,
     release: async () => {

@@ -4,6 +4,7 @@ import type { DocumentReader } from '../document/document-reader.js';
 import type { KnowledgeStore } from '../store/knowledge-store.js';
 import type { HumanChannel } from '../human/human-channel.js';
 import type { Llm } from '../llm/types.js';
+import type { OutboundFetch } from '../net/guarded-fetch.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import type { ToolGate } from './tool-gate.js';
 
@@ -42,6 +43,12 @@ export interface SessionContext {
   readonly human: HumanChannel;
   /** the approval policy, for actions outside the agent's tool loop (an MCP server's sampling request) */
   readonly gate: ToolGate;
+  /**
+   * `fetch` for a request the agent causes outside the browser (a search result's page, an MCP server's sign-in
+   * metadata), under the egress policy with this turn's browser.allowPrivateNetwork; `trustedOrigins` are the
+   * person's own (the MCP server they configured), reachable wherever they are
+   */
+  readonly guardedFetch: OutboundFetch;
   /** str_replace_editor's undo history */
   readonly edits: EditHistory;
 }

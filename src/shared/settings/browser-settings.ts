@@ -16,8 +16,9 @@ export const BrowserSettingsSchema = z.object({
   /** URL schemes the agent may open; http and https only unless the user allows more */
   allowedSchemes: z.array(z.string()).default(['http', 'https']),
   /**
-   * Let pages reach loopback, link-local and private-network addresses (this computer's servers, the router);
-   * off so that a prompt-injected page cannot make the agent drive them
+   * Let what the agent opens or fetches (pages, search result pages, an MCP server's sign-in metadata) reach
+   * loopback, link-local and private-network addresses (this computer's servers, the router); off so that a
+   * prompt-injected page cannot make the agent drive them
    */
   allowPrivateNetwork: z.boolean().default(false),
   maxContentLength: z.number().int().positive().default(20_000),

@@ -13,6 +13,10 @@ import type { McpServerStatus } from '../../mcp/server-connection.js';
 import { credentialStoreIn, type McpCredentialStore } from '../../mcp/oauth/credential-store.js';
 import { signInToMcpServer, type RemoteServerConfig } from '../../mcp/oauth/sign-in.js';
 import { terminalText } from '../output/terminal-text.js';
+import { readSettings } from '../../config/settings-store.js';
+import { outboundFetchWith, type OutboundFetch } from '../../net/guarded-fetch.js';
+import type { SessionStore } from '../../store/store-api.js';
+import type { SecretBox } from '../../store/secrets.js';
 import { withData, type StoreDeps } from './command-deps.js';
 import type { DepsSource } from './deps-source.js';
 
@@ -103,8 +107,18 @@ function requireRemote(config: McpServerConfig, name: string): RemoteServerConfi
   return config;
 }
 
+/** Requests to MCP servers under the egress policy, with the saved browser.allowPrivateNetwork. */
+function savedOutbound(store: SessionStore, secrets: SecretBox): OutboundFetch {
+  return outboundFetchWith(() => readSettings(store, secrets).settings.browser.allowPrivateNetwork);
+}
+
 /** Signs in from the terminal: the browser opens (or the URL is printed), Ctrl-C cancels. */
-async function signInFromTerminal(name: string, config: RemoteServerConfig, store: McpCredentialStore): Promise<void> {
+async function signInFromTerminal(
+  name: string,
+  config: RemoteServerConfig,
+  store: McpCredentialStore,
+  outbound: OutboundFetch,
+): Promise<void> {
   const abort = new AbortController();
   const cancel = () => abort.abort(new Error('Sign-in cancelled.'));
   process.once('SIGINT', cancel);
@@ -114,6 +128,7 @@ async function signInFromTerminal(name: string, config: RemoteServerConfig, stor
       config,
       store,
       signal: abort.signal,
+      outbound,
       onWaiting: (url) =>
         process.stderr.write(
           `Waiting for sign-in… (the browser opens; if it does not, visit ${terminalText(url)} ). Ctrl-C cancels.\n`,
@@ -221,8 +236,9 @@ export async function testServer(deps: Deps, name: string, command: Command): Pr
   await withData(deps, command, async ({ store, secrets, dataDir }) => {
     const config = requireServer(readMcpSettings(store, secrets), name);
     const credentials = credentialStoreIn(dataDir, secrets);
+    const outbound = savedOutbound(store, secrets);
     const probe = async () => {
-      const manager = new McpManager(join(dataDir, 'logs'), { credentials });
+      const manager = new McpManager(join(dataDir, 'logs'), { credentials, outbound });
       try {
         await manager.apply({ servers: { [name]: { ...config, enabled: true } } });
         return manager.status(name);
@@ -233,7 +249,7 @@ export async function testServer(deps: Deps, name: string, command: Command): Pr
     let status = await probe();
     if (status?.auth?.signInRequired && config.type !== 'stdio') {
       process.stderr.write(`MCP server "${name}" asks for a sign-in.\n`);
-      await signInFromTerminal(name, config, credentials);
+      await signInFromTerminal(name, config, credentials, outbound);
       status = await probe();
     }
     if (status) printStatus(status);
@@ -245,7 +261,7 @@ export async function testServer(deps: Deps, name: string, command: Command): Pr
 export async function logIn(deps: Deps, name: string, command: Command): Promise<void> {
   await withData(deps, command, async ({ store, secrets, dataDir }) => {
     const config = requireRemote(requireServer(readMcpSettings(store, secrets), name), name);
-    await signInFromTerminal(name, config, credentialStoreIn(dataDir, secrets));
+    await signInFromTerminal(name, config, credentialStoreIn(dataDir, secrets), savedOutbound(store, secrets));
   });
 }
 
