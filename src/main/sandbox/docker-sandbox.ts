@@ -318,7 +318,13 @@ export class DockerSandbox implements Sandbox {
     const { copyToVolume, docker } = this.options;
     if (!copyToVolume || (this.sync?.folder === folder && this.sync.user === identity.user)) return;
     this.sync?.sync.close();
-    this.sync = { folder, user: identity.user, sync: new WorkspaceSync({ docker, workspace: folder, identity }) };
+    // what comes back to the host is held to the workspace quota too, whatever the meter in the sandbox says
+    const quotaMb = this.options.settings.workspaceQuotaMb;
+    this.sync = {
+      folder,
+      user: identity.user,
+      sync: new WorkspaceSync({ docker, workspace: folder, identity, quotaMb }),
+    };
   }
 
   async dispose(): Promise<void> {
