@@ -1,3 +1,6 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { BrowserSettings } from '../../shared/settings/browser-settings.js';
 import { leaseBrowser, type BrowserLease } from './browser-launcher.js';
 import { BrowserSession } from './browser-session.js';
@@ -23,10 +26,28 @@ function refuseRemoteCdp(cdpUrl: string | undefined): void {
   );
 }
 
+/** the data folder's subfolder holding each open session browser's private folder */
+const BROWSER_FOLDER = 'browser';
+
+/**
+ * The session browser's own folder (owner-only) for Playwright's downloads and artifacts: under the data folder, out
+ * of the sandbox's reach and off the shared /tmp; without a data folder (tests), in the system's temporary folder.
+ */
+async function makePrivateFolder(dataDir: string | undefined): Promise<string> {
+  const parent = dataDir ? join(dataDir, BROWSER_FOLDER) : tmpdir();
+  await mkdir(parent, { recursive: true, mode: 0o700 });
+  // mkdtemp makes it 0700
+  return mkdtemp(join(parent, 'session-'));
+}
+
 export interface SessionBrowserOptions {
   settings: BrowserSettings;
   /** host path of the session workspace (downloads land there) */
   workspace: string;
+  /** the workspace quota in MB (0: none), read at each download: downloads count against it */
+  workspaceQuotaMb: () => number;
+  /** the data folder: the browser's private folder is made in it */
+  dataDir?: string;
   /** a resolver or connector for the egress guard to use instead of the system's (tests give names addresses) */
   egressNetwork?: Partial<EgressNetwork>;
 }
@@ -35,24 +56,33 @@ export interface SessionBrowserOptions {
 export async function openSessionBrowser(options: SessionBrowserOptions): Promise<BrowserSession> {
   const { settings, workspace } = options;
   if (!settings.allowPrivateNetwork) refuseRemoteCdp(settings.cdpUrl);
-  // without the rule there is nothing to guard: the browser goes out as it always did (or via browser.proxy)
-  const guard: EgressGuard | undefined = settings.allowPrivateNetwork
-    ? undefined
-    : await startEgressGuard({
-        ...systemNetwork(settings.proxy),
-        ...options.egressNetwork,
-      });
-  const releaseGuard = async () => guard?.close();
+  const artifactsDir = await makePrivateFolder(options.dataDir);
+  const removeFolder = () => rm(artifactsDir, { recursive: true, force: true });
+  let guard: EgressGuard | undefined;
+  try {
+    // without the rule there is nothing to guard: the browser goes out as it always did (or via browser.proxy)
+    guard = settings.allowPrivateNetwork
+      ? undefined
+      : await startEgressGuard({ ...systemNetwork(settings.proxy), ...options.egressNetwork });
+  } catch (error) {
+    await removeFolder();
+    throw error;
+  }
+  const releaseGuard = async () => {
+    await guard?.close();
+    await removeFolder();
+  };
   let lease: BrowserLease;
   try {
-    lease = await leaseBrowser(settings);
+    lease = await leaseBrowser(settings, artifactsDir);
   } catch (error) {
     await releaseGuard();
     throw error;
   }
+  // the browser closes before its folder goes: nothing is written into it after
   const release = async () => {
-    await releaseGuard();
     await lease.release();
+    await releaseGuard();
   };
   try {
     const context = await lease.browser.newContext({
@@ -64,7 +94,14 @@ export async function openSessionBrowser(options: SessionBrowserOptions): Promis
     });
     try {
       if (guard) await context.addInitScript({ content: WITHOUT_WEBRTC });
-      return await BrowserSession.open(context, settings, workspace, release, guard);
+      return await BrowserSession.open(context, {
+        settings,
+        workspace,
+        artifactsDir,
+        workspaceQuotaMb: options.workspaceQuotaMb,
+        releaseBrowser: release,
+        egressGuard: guard,
+      });
     } catch (error) {
       await context.close().catch(() => undefined);
       throw error;
