@@ -1,9 +1,7 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { BrowserSettings } from '../../shared/settings/browser-settings.js';
 import { leaseBrowser, type BrowserLease } from './browser-launcher.js';
 import { BrowserSession } from './browser-session.js';
+import { makeBrowserPrivateFolder } from './browser-private-folder.js';
 import { startEgressGuard, type EgressGuard } from './egress-guard.js';
 import { hostOf, nonPublicRange } from './address-policy.js';
 import { systemNetwork, type EgressNetwork } from './egress-network.js';
@@ -26,20 +24,6 @@ function refuseRemoteCdp(cdpUrl: string | undefined): void {
   );
 }
 
-/** the data folder's subfolder holding each open session browser's private folder */
-const BROWSER_FOLDER = 'browser';
-
-/**
- * The session browser's own folder (owner-only) for Playwright's downloads and artifacts: under the data folder, out
- * of the sandbox's reach and off the shared /tmp; without a data folder (tests), in the system's temporary folder.
- */
-async function makePrivateFolder(dataDir: string | undefined): Promise<string> {
-  const parent = dataDir ? join(dataDir, BROWSER_FOLDER) : tmpdir();
-  await mkdir(parent, { recursive: true, mode: 0o700 });
-  // mkdtemp makes it 0700
-  return mkdtemp(join(parent, 'session-'));
-}
-
 export interface SessionBrowserOptions {
   settings: BrowserSettings;
   /** host path of the session workspace (downloads land there) */
@@ -56,8 +40,8 @@ export interface SessionBrowserOptions {
 export async function openSessionBrowser(options: SessionBrowserOptions): Promise<BrowserSession> {
   const { settings, workspace } = options;
   if (!settings.allowPrivateNetwork) refuseRemoteCdp(settings.cdpUrl);
-  const artifactsDir = await makePrivateFolder(options.dataDir);
-  const removeFolder = () => rm(artifactsDir, { recursive: true, force: true });
+  const privateFolder = await makeBrowserPrivateFolder(options.dataDir);
+  const { artifactsDir } = privateFolder;
   let guard: EgressGuard | undefined;
   try {
     // without the rule there is nothing to guard: the browser goes out as it always did (or via browser.proxy)
@@ -65,12 +49,12 @@ export async function openSessionBrowser(options: SessionBrowserOptions): Promis
       ? undefined
       : await startEgressGuard({ ...systemNetwork(settings.proxy), ...options.egressNetwork });
   } catch (error) {
-    await removeFolder();
+    await privateFolder.remove();
     throw error;
   }
   const releaseGuard = async () => {
     await guard?.close();
-    await removeFolder();
+    await privateFolder.remove();
   };
   let lease: BrowserLease;
   try {
