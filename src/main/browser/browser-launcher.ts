@@ -49,6 +49,8 @@ export function launchOptionsFor(
         ? chromiumSandboxDecision(probeHost(executable.executablePath)).enabled
         : settings.chromiumSandbox === 'on',
     args: [...QUIET_ARGS, ...settings.extraArgs],
+    // Playwright turns Chromium's pop-up blocker off; on, a page opens one pop-up per click, not hundreds in a loop
+    ignoreDefaultArgs: ['--disable-popup-blocking'],
     proxy: settings.proxy,
     timeout: settings.launchTimeoutMs,
   };
