@@ -19,7 +19,7 @@ export interface DownloadLimits {
 }
 
 /** A download stopped by one of its limits; the message says which, for the model. */
-export class DownloadStopped extends Error {
+class DownloadStopped extends Error {
   override readonly name = 'DownloadStopped';
 }
 
