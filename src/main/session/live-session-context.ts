@@ -65,6 +65,8 @@ export function createLiveSessionContext(options: LiveSessionContextOptions): Li
       openSessionBrowser({
         settings: options.settings().browser,
         workspace,
+        workspaceQuotaMb: () => options.settings().sandbox.workspaceQuotaMb,
+        ...(dataDir ? { dataDir } : {}),
         ...(options.egressNetwork ? { egressNetwork: options.egressNetwork } : {}),
       }),
     (session) => session.close(),

@@ -41,8 +41,10 @@ export const BrowserSettingsSchema = z.object({
   maxElements: z.number().int().positive().default(250),
   /** workspace folder downloads are saved into */
   downloadsFolder: z.string().default('downloads'),
-  /** a download taking longer than this is reported as unfinished */
+  /** a download taking longer than this is cancelled and deleted */
   downloadTimeoutMs: z.number().int().positive().default(60_000),
+  /** tabs a session keeps open; more that a page opens (pop-ups) are closed as they open */
+  maxTabs: z.number().int().positive().default(10),
   userAgent: z.string().optional(),
 });
 export type BrowserSettings = z.infer<typeof BrowserSettingsSchema>;
