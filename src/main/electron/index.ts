@@ -1,4 +1,4 @@
-import { app, BrowserWindow, dialog, shell } from 'electron';
+import { app, BrowserWindow, dialog } from 'electron';
 import { credentialStoreIn } from '../mcp/oauth/credential-store.js';
 import { resolveDataDir } from '../store/data-dir.js';
 import { openStore } from '../store/store.js';
@@ -10,6 +10,7 @@ import { storedSettings } from '../api/settings-access.js';
 import { connectIpc } from './ipc.js';
 import { createMainWindow, rendererPolicy, rendererUrl } from './main-window.js';
 import { installApplicationMenu } from './menu.js';
+import { openInSystem } from './open-in-system.js';
 import { hardenDefaultSession, hardenWebContents } from './security.js';
 import { SafeStorageSecretBox } from './safe-storage-box.js';
 
@@ -52,10 +53,7 @@ if (!app.requestSingleInstanceLock()) {
         mcpCredentials: credentialStoreIn(dataDir, secrets),
         shell: 'electron',
         onUiLanguage: (language) => installApplicationMenu(currentWindow, language),
-        openPath: async (path) => {
-          const failure = await shell.openPath(path);
-          if (failure) throw new Error(failure);
-        },
+        openPath: openInSystem(currentWindow),
         // the core checks what comes back like a typed path (exists, a folder, writable, not the data folder)
         pickFolder: async () => {
           const window = currentWindow();
