@@ -7,6 +7,7 @@ import { openSecretBox } from '../store/secret-store.js';
 import { createAppCore } from '../app/app-core.js';
 import { createCoreApi } from '../api/core-api.js';
 import { storedSettings } from '../api/settings-access.js';
+import { APP_ID } from './app-identity.js';
 import { askBeforeClosingLiveRuns } from './close-prompt.js';
 import { keepChromiumProfileIn } from './chromium-profile.js';
 import { attachContextMenu } from './context-menu.js';
@@ -23,9 +24,6 @@ import { SpellcheckDownloads } from './spellcheck.js';
 import { logChildProcessDeaths, recoverWindow } from './window-recovery.js';
 
 /** The desktop app: the core runs here in the main process, over the same data folder as the CLI. */
-
-/** the app's identity for Windows (taskbar grouping, notifications): electron-builder's appId */
-const APP_USER_MODEL_ID = 'dev.manus.desktop';
 
 function startupFailed(error: Error): void {
   dialog.showErrorBox('Manus could not start', `${error.message}\n\n${(error as { hint?: string }).hint ?? ''}`);
@@ -47,7 +45,7 @@ if (!app.requestSingleInstanceLock()) {
   });
 
   hardenWebContents(rendererUrl);
-  if (process.platform === 'win32') app.setAppUserModelId(APP_USER_MODEL_ID);
+  if (process.platform === 'win32') app.setAppUserModelId(APP_ID);
 
   let dataDir: string | undefined;
   try {

@@ -1,12 +1,11 @@
 import { Menu, app, shell, type BrowserWindow, type MenuItemConstructorOptions } from 'electron';
 import { IPC_COMMAND_CHANNEL, type UiCommand } from '../../shared/contract/ui-commands.js';
+import { APP_NAME } from './app-identity.js';
 import { MENU_LABELS, menuLanguageOf, type MenuLanguage } from './menu-labels.js';
 
 const PROJECT_URL = 'https://github.com/FoundationAgents/OpenManus';
-/** the name the macOS app menu shows (app.name is the package's, "manus-desktop", outside a packaged build) */
-const APP_NAME = 'Manus';
 
-/** macOS's app menu, with the app's name on its items rather than the package name */
+/** macOS's app menu, with the app's name on its items (app.name is the package's, "manus-desktop", in development) */
 function macAppMenu(): MenuItemConstructorOptions {
   return {
     label: APP_NAME,
