@@ -20,6 +20,11 @@ export const AgentSettingsSchema = z.object({
    * tokens as the provider reports them, its run stops before the next call; unset, no limit
    */
   maxTotalTokens: z.number().int().positive().optional(),
+  /**
+   * a tool result cut for the conversation (past 100,000 characters) is also kept whole in the workspace, under
+   * .manus/results/, while the workspace quota has room for it
+   */
+  keepFullResults: z.boolean().default(false),
 });
 export type AgentSettings = z.infer<typeof AgentSettingsSchema>;
 
