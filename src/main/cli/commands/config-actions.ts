@@ -10,6 +10,8 @@ import {
 import { getPath, parseSettingValue, setPath } from '../../config/settings-path.js';
 import { expandSettingsKey } from '../../config/llm-overrides.js';
 import { maskSecrets } from '../../store/settings-secrets.js';
+import { AppSettingsSchema } from '../../../shared/settings/app-settings.js';
+import { describeUnknownKey, findUnknownKey } from '../../../shared/settings/settings-keys.js';
 
 const NEW_PROVIDER_MODEL = 'gpt-4o';
 
@@ -45,7 +47,7 @@ export function setSetting(key: string, raw: string, command: Command): void {
   withContext(command, (context) => {
     const { store, secrets } = context;
     const settings = loadReporting(context);
-    const path = expandSettingsKey(settings, key);
+    const path = knownKey(expandSettingsKey(settings, key));
     let next = setPath(settings, path, parseSettingValue(raw));
     if (key.startsWith('llm.')) next = withProviderDefaults(next, path);
     saveSettings(store, secrets, next);
@@ -57,7 +59,8 @@ export function setSetting(key: string, raw: string, command: Command): void {
 export function unsetSetting(key: string, command: Command): void {
   withContext(command, (context) => {
     const settings = loadReporting(context);
-    saveSettings(context.store, context.secrets, setPath(settings, expandSettingsKey(settings, key), undefined));
+    const path = knownKey(expandSettingsKey(settings, key));
+    saveSettings(context.store, context.secrets, setPath(settings, path, undefined));
     process.stdout.write(`${key} removed.\n`);
   });
 }
@@ -76,6 +79,12 @@ export function resetSettings(key: string | undefined, options: { all?: boolean 
 /** `manus config path` */
 export function printDataDir(command: Command): void {
   withContext(command, ({ dataDir }) => process.stdout.write(`${dataDir}\n`));
+}
+
+/** `path` when the settings have such a key; else an error naming the closest one (a typo would be dropped). */
+function knownKey(path: string): string {
+  if (findUnknownKey(AppSettingsSchema, path)) throw new Error(describeUnknownKey(AppSettingsSchema, path));
+  return path;
 }
 
 /** `llm.apiKey` on a fresh install creates the provider: it gets a model and becomes the default. */
