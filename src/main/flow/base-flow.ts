@@ -8,9 +8,6 @@ import { planSnapshot } from './plan-text.js';
 import { noticeEvent, type NoticeArgs } from '../../shared/notice-codes.js';
 
 export const PRIMARY_AGENT = 'manus';
-export const DEFAULT_FLOW_TIMEOUT_MS = 60 * 60 * 1000;
-/** agent runs per turn before the flow stops and summarises (a plan that keeps growing must end) */
-export const DEFAULT_FLOW_STEP_LIMIT = 100;
 
 export interface AgentDescription {
   name: string;

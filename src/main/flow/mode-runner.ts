@@ -23,6 +23,10 @@ export interface StartTaskRequest {
   maxTotalTokens?: number;
   /** flows: run independent plan steps at the same time */
   parallel?: number;
+  /** flows: this turn's step runs at most (default: `planning.maxStepRuns` / `planAct.maxStepsPerPlan`) */
+  maxStepRuns?: number;
+  /** flows: this turn's minutes at most (default: `planning.timeoutMinutes` / `planAct.timeoutMinutes`) */
+  timeoutMinutes?: number;
 }
 
 export interface RunResult {

@@ -343,6 +343,10 @@ export const en = {
       nothing_to_resume: 'Plan "{{plan}}" was already finished; nothing was run again.',
       flow_resumed: 'Continuing from step {{step}}: {{description}}',
       flow_finishing: 'Finishing the plan.',
+      flow_step_limit:
+        'The flow stopped: it reached its limit of {{limit}} step runs (setting planning.maxStepRuns); the steps left were not run.',
+      flow_timeout:
+        'The flow stopped: its time limit of {{minutes}} minutes (setting planning.timeoutMinutes) was reached before every step was done.',
       planner_retry: 'The planner’s answer was not valid ({{error}}); asking again.',
       default_plan: 'Planning failed ({{error}}); going on with a default plan.',
       replan_failed: 'The plan was kept as it was: the planner could not revise it ({{error}}).',
@@ -418,6 +422,7 @@ export const en = {
       mcp: 'MCP servers',
       sandbox: 'Sandbox',
       browser: 'Browser',
+      flows: 'Flows',
       approval: 'Tool approval',
       appearance: 'Language & appearance',
       usage: 'Usage & budget',
@@ -428,6 +433,7 @@ export const en = {
       mcp: 'Model Context Protocol servers add tools to the agent. Each session starts the enabled ones.',
       sandbox: 'Code runs in a Docker container per session, with the limits you set here.',
       browser: 'The Chromium the agent drives for web tasks.',
+      flows: 'Limits of the planning flow and of Plan-Act: how many steps a turn may run and for how long.',
       approval: 'Decide which tool calls wait for your approval before they run.',
       appearance: 'These choices apply to this machine only.',
       usage: 'How many tokens a session may use, and what tokens cost for the estimate shown with each session.',
@@ -542,6 +548,25 @@ export const en = {
       cpus: 'CPU limit (cores)',
       workspaceQuota: 'Workspace disk quota (MB, 0 = off)',
       network: 'Allow network access inside the sandbox',
+    },
+    flows: {
+      planning: {
+        title: 'Planning flow',
+        maxStepRuns: 'Step runs per turn',
+        maxStepRunsHelp: 'When a turn has run this many steps, the flow stops and summarises what it did.',
+        timeoutMinutes: 'Time limit (minutes)',
+        timeoutMinutesHelp: 'When a turn has run this long, the flow stops and summarises what it did.',
+      },
+      planAct: {
+        title: 'Plan-Act',
+        maxStepsPerPlan: 'Step runs per plan',
+        maxStepsPerPlanHelp: 'Replanned steps count anew. When reached, the run ends with a summary.',
+        maxReplans: 'Replans after failed steps',
+        maxReplansHelp: 'When a step fails past this many replans, the run ends.',
+        timeoutMinutes: 'Time limit (minutes)',
+        timeoutMinutesHelp: 'When a turn has run this long, the run ends with a summary.',
+      },
+      bad: '“{{field}}” needs a number: counts are whole numbers, time limits above zero.',
     },
     browser: {
       executable: 'Browser executable',

@@ -11,6 +11,7 @@ import { BrowserSection } from './BrowserSection.js';
 import { ApprovalSection } from './ApprovalSection.js';
 import { AppearanceSection } from './AppearanceSection.js';
 import { UsageSection } from './UsageSection.js';
+import { FlowsSection } from './FlowsSection.js';
 import './settings.css';
 
 const TAB_ICONS: Record<SettingsTab, string> = {
@@ -18,6 +19,7 @@ const TAB_ICONS: Record<SettingsTab, string> = {
   mcp: '⊕',
   sandbox: '▣',
   browser: '◎',
+  flows: '☰',
   approval: '✓',
   usage: '¤',
   appearance: '◐',
@@ -124,6 +126,7 @@ export function SettingsScreen({
             {tab === 'mcp' ? <McpSection client={client} settings={settings} save={save} /> : null}
             {tab === 'sandbox' ? <SandboxSection client={client} settings={settings} save={save} /> : null}
             {tab === 'browser' ? <BrowserSection client={client} settings={settings} save={save} /> : null}
+            {tab === 'flows' ? <FlowsSection client={client} settings={settings} save={save} /> : null}
             {tab === 'approval' ? <ApprovalSection client={client} settings={settings} save={save} /> : null}
             {tab === 'usage' ? <UsageSection client={client} settings={settings} save={save} /> : null}
             {tab === 'appearance' ? <AppearanceSection /> : null}
