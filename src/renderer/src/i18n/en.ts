@@ -57,6 +57,8 @@ export const en = {
   session: {
     thinking: 'Thinking…',
     acting: 'Working…',
+    planning: 'Planning…',
+    updatingPlan: 'Updating the plan…',
     step: 'Step {{step}} / {{max}}',
     tokens_one: '{{tokens}} token',
     tokens_other: '{{tokens}} tokens',

@@ -66,6 +66,8 @@ export const zh: Translation<typeof en> = {
   session: {
     thinking: '思考中…',
     acting: '执行中…',
+    planning: '规划中…',
+    updatingPlan: '正在更新计划…',
     step: '第 {{step}} / {{max}} 步',
     tokens_other: '{{tokens}} 个 token',
     plan: '计划',
