@@ -4,7 +4,7 @@ import { isLlmError } from '../llm/errors.js';
 import { describeError } from './run-errors.js';
 import type { NewPlanStep, Plan, PlanStep } from '../store/plan-store.js';
 import type { StepReport } from '../../shared/step-report.js';
-import { BaseFlow, type AgentDescription, type FlowResult } from './base-flow.js';
+import { BaseFlow, withImageDescriptions, type AgentDescription, type FlowResult } from './base-flow.js';
 import { imagesAmong } from './attached-images.js';
 import { clipNote } from './clip-note.js';
 import { executeStepPrompt } from './plan-act-prompts.js';
@@ -112,7 +112,14 @@ export class PlanActFlow extends BaseFlow {
     let drafted;
     this.emitPhase('planning');
     try {
-      drafted = await this.planner.createPlan(task, earlierWork(earlier), this.agentDescriptions(), this.deadline);
+      const seen = await this.taskImages();
+      drafted = await this.planner.createPlan(
+        task,
+        earlierWork(earlier),
+        this.agentDescriptions(),
+        seen,
+        this.deadline,
+      );
     } catch (error) {
       // a task too large for the model fails the run: one step would only fail later, less clearly
       if (isLlmError(error, 'context_length')) throw error;
@@ -174,7 +181,11 @@ export class PlanActFlow extends BaseFlow {
     let report: StepReport;
     let error: string | undefined;
     try {
-      const outcome = await agent.run(prompt, { signal: this.deadline });
+      const seen = await this.taskImages();
+      const outcome = await agent.run(withImageDescriptions(prompt, seen), {
+        signal: this.deadline,
+        images: seen.images,
+      });
       const parsed = parseReply(outcome.text, StepReportSchema);
       report = parsed.ok
         ? parsed.value

@@ -11,7 +11,7 @@ import {
   planningTool,
   stepsFromArguments,
 } from './planning-tool.js';
-import { BaseFlow, type FlowResult, type FlowStop } from './base-flow.js';
+import { BaseFlow, withImageDescriptions, withTaskImages, type FlowResult, type FlowStop } from './base-flow.js';
 import type { NoticeArgs } from '../../shared/notice-codes.js';
 import { summarizePlan, completedResults } from './flow-summary.js';
 import {
@@ -74,15 +74,15 @@ export class PlanningFlow extends BaseFlow {
     const earlier = this.plans.list(this.sessionId);
     const messages: ChatMessage[] = [
       { role: 'system', content: PLANNING_SYSTEM_PROMPT },
-      {
-        role: 'user',
-        content: initialPlanPrompt({
+      withTaskImages(
+        initialPlanPrompt({
           task,
           agents: this.options.agents.length > 1 ? this.describeAgents() : [],
           parallel: this.options.parallel,
           earlierWork: earlierWork(earlier),
         }),
-      },
+        await this.taskImages(),
+      ),
     ];
     let drafted: { title: string; steps: string[]; dependencies?: number[][] } | undefined;
     let failure = '';
@@ -187,7 +187,11 @@ export class PlanningFlow extends BaseFlow {
     });
     const settle = { planId, key: step.key, agent: agentName, since: Date.now() };
     try {
-      const outcome = await agent.run(prompt, { signal: this.deadline });
+      const seen = await this.taskImages();
+      const outcome = await agent.run(withImageDescriptions(prompt, seen), {
+        signal: this.deadline,
+        images: seen.images,
+      });
       if (outcome.outcome === 'success') return this.settleStep({ ...settle, ok: true, text: outcome.text });
       return this.settleStep({
         ...settle,
