@@ -37,6 +37,9 @@ export abstract class ToolCallAgent extends ReActAgent {
   /** the page read for the step being thought about */
   private stepPage: StepPage | undefined;
   private usedBrowser = false;
+  /** the MCP servers whose tools the model had at its last step, with their tools' names */
+  private mcpServersShown?: Map<string, string[]>;
+  private readonly mcpServersDown = new Set<string>();
   private pendingCalls: ToolCall[] = [];
   private lastAnswer = '';
   /** the message event that carries lastAnswer: what the agent produced is shown under it */
@@ -92,6 +95,7 @@ export abstract class ToolCallAgent extends ReActAgent {
 
   private async thinkWithModel(signal: AbortSignal): Promise<boolean> {
     const tools = this.toolCollection();
+    this.noteMcpServerChanges();
     const messageId = randomUUID();
     const reply = await this.llm.askTool(this.requestMessages(), {
       tools: tools.specs(),
@@ -109,6 +113,30 @@ export abstract class ToolCallAgent extends ReActAgent {
         }),
     });
     return this.recordReply(reply, messageId);
+  }
+
+  /** A server whose tools left the list (it is down) or came back: the model is told, so it neither waits nor guesses. */
+  private noteMcpServerChanges(): void {
+    const shown = new Map<string, string[]>();
+    for (const tool of this.deps.tools())
+      if (tool.server) shown.set(tool.server, [...(shown.get(tool.server) ?? []), tool.name]);
+    const before = this.mcpServersShown;
+    this.mcpServersShown = shown;
+    if (!before) return;
+    const notes: string[] = [];
+    for (const [server, names] of before) {
+      if (shown.has(server)) continue;
+      this.mcpServersDown.add(server);
+      notes.push(
+        `MCP server "${server}" is not available now: its tools (${names.join(', ')}) were removed until it reconnects.`,
+      );
+    }
+    for (const [server, names] of shown) {
+      if (before.has(server)) continue;
+      const again = this.mcpServersDown.delete(server) ? ' again' : '';
+      notes.push(`MCP server "${server}" is connected${again}: its tools (${names.join(', ')}) are available.`);
+    }
+    if (notes.length) this.memory.add({ role: 'user', content: notes.join('\n') });
   }
 
   private recordReply(reply: LlmReply, messageId: string): boolean {
