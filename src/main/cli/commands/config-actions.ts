@@ -1,4 +1,8 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { importOpenManusConfig } from '../../config/openmanus-import.js';
+import { parseMcpConfigFile } from '../../mcp/config-file.js';
 import { openCliContext, type CliContext } from '../cli-context.js';
 import {
   ALL_SETTINGS,
@@ -73,6 +77,24 @@ export function resetSettings(key: string | undefined, options: { all?: boolean 
     const { backup } = resetSetting(store, target);
     const kept = backup ? ` The old settings are kept in ${backup}.` : '';
     process.stdout.write(`${options.all ? 'All settings' : key} reset to the default.${kept}\n`);
+  });
+}
+
+/** `manus config import config.toml`: OpenManus's settings (and its mcp.json beside the file) into ours. */
+export function importConfig(file: string, command: Command): void {
+  const toml = readFileSync(file, 'utf8');
+  const mcpFile = join(dirname(resolve(file)), 'mcp.json');
+  const servers = existsSync(mcpFile) ? parseMcpConfigFile(readFileSync(mcpFile, 'utf8')) : {};
+  withContext(command, (context) => {
+    const imported = importOpenManusConfig(toml, loadReporting(context), servers);
+    // API keys and proxy passwords are sealed into the secret store as they are saved
+    saveSettings(context.store, context.secrets, imported.settings);
+    const lines = [`Imported ${file}${existsSync(mcpFile) ? ` and ${mcpFile}` : ''}.`, 'Mapped:'];
+    for (const line of imported.mapped) lines.push(`  ${line.from} → ${line.to}`);
+    if (imported.mapped.length === 0) lines.push('  nothing');
+    if (imported.skipped.length) lines.push('Not mapped:');
+    for (const line of imported.skipped) lines.push(`  ${line.from}: ${line.why}`);
+    process.stdout.write(`${lines.join('\n')}\n`);
   });
 }
 
