@@ -12,6 +12,7 @@ import { ApprovalSection } from './ApprovalSection.js';
 import { AppearanceSection } from './AppearanceSection.js';
 import { UsageSection } from './UsageSection.js';
 import { FlowsSection } from './FlowsSection.js';
+import { SearchSection } from './SearchSection.js';
 import './settings.css';
 
 const TAB_ICONS: Record<SettingsTab, string> = {
@@ -19,6 +20,7 @@ const TAB_ICONS: Record<SettingsTab, string> = {
   mcp: '⊕',
   sandbox: '▣',
   browser: '◎',
+  search: '⌕',
   flows: '☰',
   approval: '✓',
   usage: '¤',
@@ -126,6 +128,7 @@ export function SettingsScreen({
             {tab === 'mcp' ? <McpSection client={client} settings={settings} save={save} /> : null}
             {tab === 'sandbox' ? <SandboxSection client={client} settings={settings} save={save} /> : null}
             {tab === 'browser' ? <BrowserSection client={client} settings={settings} save={save} /> : null}
+            {tab === 'search' ? <SearchSection client={client} settings={settings} save={save} /> : null}
             {tab === 'flows' ? <FlowsSection client={client} settings={settings} save={save} /> : null}
             {tab === 'approval' ? <ApprovalSection client={client} settings={settings} save={save} /> : null}
             {tab === 'usage' ? <UsageSection client={client} settings={settings} save={save} /> : null}

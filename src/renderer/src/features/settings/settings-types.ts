@@ -6,6 +6,7 @@ export const SETTINGS_TABS = [
   'mcp',
   'sandbox',
   'browser',
+  'search',
   'flows',
   'approval',
   'usage',
