@@ -7,6 +7,7 @@ import { McpSettingsSchema } from './mcp-settings.js';
 import { ApprovalSettingsSchema } from './approval-settings.js';
 import { ImageDetailSchema } from './vision-settings.js';
 import { PlanActSettingsSchema } from './plan-act-settings.js';
+import { PlanningSettingsSchema } from './planning-settings.js';
 import { UploadSettingsSchema } from './upload-settings.js';
 
 export const AgentSettingsSchema = z.object({
@@ -44,6 +45,7 @@ export const AppSettingsSchema = z
     search: SearchSettingsSchema.default(SearchSettingsSchema.parse({})),
     mcp: McpSettingsSchema.default(McpSettingsSchema.parse({})),
     approval: ApprovalSettingsSchema.default(ApprovalSettingsSchema.parse({})),
+    planning: PlanningSettingsSchema.default(PlanningSettingsSchema.parse({})),
     planAct: PlanActSettingsSchema.default(PlanActSettingsSchema.parse({})),
     uploads: UploadSettingsSchema.default(UploadSettingsSchema.parse({})),
   })
