@@ -21,7 +21,10 @@ const floodTool = defineTool({
   execute: () => Promise.resolve(toolOutput(LONG)),
 });
 
-async function callFlood(settings: Parameters<typeof createToolContext>[0]['settings'], workspace?: string) {
+async function callFlood(
+  settings: NonNullable<Parameters<typeof createToolContext>[0]>['settings'],
+  workspace?: string,
+) {
   const ctx = createToolContext({ settings, ...(workspace ? { workspace } : {}) });
   const events: unknown[] = [];
   const outcome = await executeToolCall(
