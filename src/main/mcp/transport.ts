@@ -25,6 +25,16 @@ export class CommandNotFoundError extends Error {
   }
 }
 
+/** A stdio server nobody has seen the command of: refused here, the one place a server process is started. */
+export class UnconfirmedCommandError extends Error {
+  constructor(server: string) {
+    super(
+      `its command has not been confirmed yet: see it and confirm it with \`manus mcp confirm ${server}\` or in Settings → MCP servers`,
+    );
+    this.name = 'UnconfirmedCommandError';
+  }
+}
+
 export function mcpLogPath(logDir: string, server: string): string {
   return join(logDir, `mcp-${server.replace(/[^a-zA-Z0-9_.-]/g, '_')}.log`);
 }
@@ -50,6 +60,7 @@ export async function openTransport(
   if (config.type !== 'stdio') {
     return { transport: remoteTransport(config, authProvider, authProvider?.watchingFetch), pid: () => undefined };
   }
+  if (config.unconfirmed) throw new UnconfirmedCommandError(server);
   const { command, env } = await resolveLaunch(config);
   const transport = new StdioClientTransport({ command, args: config.args, env, cwd: config.cwd, stderr: 'pipe' });
   const secrets = [...credentialValues(config.env), ...environmentSecrets()];

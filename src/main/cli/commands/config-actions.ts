@@ -10,6 +10,7 @@ import {
 import { getPath, parseSettingValue, setPath } from '../../config/settings-path.js';
 import { expandSettingsKey } from '../../config/llm-overrides.js';
 import { maskSecrets } from '../../store/settings-secrets.js';
+import { printErr, printOut } from '../output/terminal-print.js';
 
 const NEW_PROVIDER_MODEL = 'gpt-4o';
 
@@ -25,7 +26,7 @@ function withContext(command: Command, body: (context: CliContext) => void): voi
 /** The saved settings; what had to be left out is said on stderr, so stdout stays the value asked for. */
 function loadReporting({ store, secrets }: CliContext) {
   const { settings, problems } = readSettings(store, secrets);
-  for (const problem of problems) process.stderr.write(`manus: ${describeSettingsProblem(problem)}\n`);
+  for (const problem of problems) printErr.line`manus: ${describeSettingsProblem(problem)}`;
   return settings;
 }
 
@@ -36,7 +37,8 @@ export function getSetting(key: string | undefined, command: Command): void {
     const masked = maskSecrets(settings);
     const value = key ? getPath(masked, expandSettingsKey(settings, key)) : masked;
     if (value === undefined) throw new Error(`No setting "${key}".`);
-    process.stdout.write(typeof value === 'string' ? `${value}\n` : `${JSON.stringify(value, null, 2)}\n`);
+    if (typeof value === 'string') printOut.line`${value}`;
+    else printOut.json(value);
   });
 }
 
@@ -49,7 +51,7 @@ export function setSetting(key: string, raw: string, command: Command): void {
     let next = setPath(settings, path, parseSettingValue(raw));
     if (key.startsWith('llm.')) next = withProviderDefaults(next, path);
     saveSettings(store, secrets, next);
-    process.stdout.write(`${key} saved.\n`);
+    printOut.line`${key} saved.`;
   });
 }
 
@@ -58,7 +60,7 @@ export function unsetSetting(key: string, command: Command): void {
   withContext(command, (context) => {
     const settings = loadReporting(context);
     saveSettings(context.store, context.secrets, setPath(settings, expandSettingsKey(settings, key), undefined));
-    process.stdout.write(`${key} removed.\n`);
+    printOut.line`${key} removed.`;
   });
 }
 
@@ -69,13 +71,13 @@ export function resetSettings(key: string | undefined, options: { all?: boolean 
     const target = options.all ? ALL_SETTINGS : expandSettingsKey(readSettings(store, secrets).settings, key!);
     const { backup } = resetSetting(store, target);
     const kept = backup ? ` The old settings are kept in ${backup}.` : '';
-    process.stdout.write(`${options.all ? 'All settings' : key} reset to the default.${kept}\n`);
+    printOut.line`${options.all ? 'All settings' : key} reset to the default.${kept}`;
   });
 }
 
 /** `manus config path` */
 export function printDataDir(command: Command): void {
-  withContext(command, ({ dataDir }) => process.stdout.write(`${dataDir}\n`));
+  withContext(command, ({ dataDir }) => printOut.line`${dataDir}`);
 }
 
 /** `llm.apiKey` on a fresh install creates the provider: it gets a model and becomes the default. */

@@ -334,6 +334,8 @@ export const en = {
       mcp_failed_command_not_found:
         'MCP server "{{server}}" could not start: its command was not found. Check the command in Settings → MCP servers, or install it.',
       mcp_failed_sign_in_required: 'MCP server "{{server}}" needs you to sign in: do so in Settings → MCP servers.',
+      mcp_failed_unconfirmed:
+        'MCP server "{{server}}" was not started: nobody has confirmed its command yet. See it and confirm it in Settings → MCP servers, or with `manus mcp confirm {{server}}`.',
       mcp_elicitation_declined:
         'MCP server "{{server}}" asked for input ("{{message}}"); declined because nobody can answer in this run.',
       mcp_elicitation_invalid:

@@ -336,6 +336,8 @@ export const zh: Translation<typeof en> = {
       mcp_failed_command_not_found:
         'MCP 服务器“{{server}}”无法启动：找不到它的命令。请在“设置 → MCP 服务器”中检查命令，或先安装它。',
       mcp_failed_sign_in_required: 'MCP 服务器“{{server}}”需要登录：请在“设置 → MCP 服务器”中登录。',
+      mcp_failed_unconfirmed:
+        'MCP 服务器“{{server}}”未启动：它的命令还没有人确认过。请在“设置 → MCP 服务器”中查看并确认，或运行 `manus mcp confirm {{server}}`。',
       mcp_elicitation_declined: 'MCP 服务器“{{server}}”请求输入（“{{message}}”）；本次运行中没有人能回答，已替你拒绝。',
       mcp_elicitation_invalid: '给 MCP 服务器“{{server}}”的回答不符合它的表单（{{problems}}），已按“取消”发送。',
       mcp_sampling_declined: 'MCP 服务器“{{server}}”想向模型提问；这个请求没有发出。',
