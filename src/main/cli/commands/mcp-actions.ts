@@ -16,12 +16,7 @@ import { credentialStoreIn, type McpCredentialStore } from '../../mcp/oauth/cred
 import { signInToMcpServer, type RemoteServerConfig } from '../../mcp/oauth/sign-in.js';
 import { printErr, printOut, terminalJson } from '../output/terminal-print.js';
 import { confirmLaunches, isUnconfirmed } from '../../mcp/launch-confirmation.js';
-import {
-  personConfirms,
-  printHowToConfirm,
-  printLaunch,
-  type ConfirmOptions,
-} from './mcp-confirm.js';
+import { personConfirms, printHowToConfirm, printLaunch, type ConfirmOptions } from './mcp-confirm.js';
 import { withData, type StoreDeps } from './command-deps.js';
 import type { DepsSource } from './deps-source.js';
 
@@ -149,8 +144,7 @@ function printStatus(status: McpServerStatus): void {
   printOut.line`  tools (${status.tools.length}):`;
   for (const tool of status.tools)
     printOut.line`    ${tool.name}${tool.description ? ` — ${firstLine(tool.description)}` : ''}`;
-  if (status.prompts.length)
-    printOut.line`  prompts (${status.prompts.length}): ${status.prompts.map((p) => p.name)}`;
+  if (status.prompts.length) printOut.line`  prompts (${status.prompts.length}): ${status.prompts.map((p) => p.name)}`;
   if (status.resources.length)
     printOut.line`  resources (${status.resources.length}): ${status.resources.map((r) => r.uri).slice(0, 20)}`;
 }

@@ -1,11 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
-import {
-  launchCommandLine,
-  shellWord,
-  stdioLaunchOf,
-  type StdioLaunch,
-} from '../../../shared/settings/mcp-launch.js';
+import { launchCommandLine, shellWord, stdioLaunchOf, type StdioLaunch } from '../../../shared/settings/mcp-launch.js';
 import { readMcpSettings, updateMcpSettings } from '../../mcp/mcp-settings-store.js';
 import { confirmLaunches, isUnconfirmed } from '../../mcp/launch-confirmation.js';
 import { printErr, printOut } from '../output/terminal-print.js';
@@ -49,7 +44,12 @@ export function printHowToConfirm(names: string[]): void {
 }
 
 /** `manus mcp confirm NAME`: shows the exact command, then lets it start. */
-export async function confirmServer(deps: Deps, name: string, options: ConfirmOptions, command: Command): Promise<void> {
+export async function confirmServer(
+  deps: Deps,
+  name: string,
+  options: ConfirmOptions,
+  command: Command,
+): Promise<void> {
   await withData(deps, command, async ({ store, secrets }) => {
     const config = readMcpSettings(store, secrets).servers[name];
     if (!config) throw new Error(`No MCP server "${name}".`);
