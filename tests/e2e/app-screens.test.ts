@@ -151,7 +151,7 @@ describe('first run and settings', () => {
     await expect.poll(() => page.getByTestId('mcp-import-skipped').textContent()).toContain('1-40 of a-z');
     // an imported command is shown in full and does not start until the person confirms it
     const imported = page.locator('[data-server="imported"]');
-    await expect.poll(() => imported.getAttribute('data-state'), { timeout: 30_000 }).toBe('failed');
+    await expect.poll(() => imported.getAttribute('data-state'), { timeout: 30_000 }).toBe('unconfirmed');
     expect(await imported.getByTestId('mcp-launch').textContent()).toBe(
       [process.execPath, EVERYTHING_ENTRY, 'stdio'].map(shellWord).join(' '),
     );

@@ -480,7 +480,13 @@ export const en = {
     },
     mcp: {
       none: 'No MCP servers yet.',
-      states: { connecting: 'Connecting…', connected: 'Connected', failed: 'Failed', disabled: 'Disabled' },
+      states: {
+        connecting: 'Connecting…',
+        connected: 'Connected',
+        failed: 'Failed',
+        disabled: 'Disabled',
+        unconfirmed: 'Not confirmed',
+      },
       enabled: 'Enabled',
       tools_one: '{{count}} tool',
       tools_other: '{{count}} tools',

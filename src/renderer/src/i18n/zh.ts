@@ -477,7 +477,7 @@ export const zh: Translation<typeof en> = {
     },
     mcp: {
       none: '还没有 MCP 服务器。',
-      states: { connecting: '连接中…', connected: '已连接', failed: '失败', disabled: '已停用' },
+      states: { connecting: '连接中…', connected: '已连接', failed: '失败', disabled: '已停用', unconfirmed: '未确认' },
       enabled: '启用',
       tools_other: '{{count}} 个工具',
       prompts_other: '{{count}} 个提示',

@@ -60,9 +60,9 @@ export function McpSection({ client, settings, save }: SectionProps) {
         {Object.keys(servers).length === 0 ? <li className="panel-empty">{t('settings.mcp.none')}</li> : null}
         {Object.entries(servers).map(([name, entry]) => {
           const status = statuses.find((candidate) => candidate.name === name);
-          const state = entry.enabled ? (status?.status ?? 'connecting') : 'disabled';
-          const toolsOpen = openTools.has(name);
           const unconfirmed = entry.type === 'stdio' && entry.unconfirmed === true;
+          const state = !entry.enabled ? 'disabled' : unconfirmed ? 'unconfirmed' : (status?.status ?? 'connecting');
+          const toolsOpen = openTools.has(name);
           return (
             <li key={name} className="settings-card column" data-server={name} data-state={state}>
               <div className="settings-card-row">

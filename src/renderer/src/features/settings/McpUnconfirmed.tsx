@@ -28,7 +28,7 @@ export function McpUnconfirmed({
   const action = useAction();
   const launch: StdioLaunch = stdioLaunchOf(entry);
   return (
-    <div className="mcp-unconfirmed" data-testid="mcp-unconfirmed">
+    <div className="mcp-launch-confirm" data-testid="mcp-unconfirmed">
       <p>{t('settings.mcp.unconfirmed')}</p>
       <pre className="mono" data-testid="mcp-launch">
         {launchCommandLine(launch)}
