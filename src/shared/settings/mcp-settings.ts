@@ -26,12 +26,21 @@ export const McpOAuthSettingsSchema = z.object({
 });
 export type McpOAuthSettings = z.infer<typeof McpOAuthSettingsSchema>;
 
-/** A server's name: a settings key and part of its tools' names (`mcp_<name>_<tool>`). */
+/** A new server's name (add, import, the settings form): a settings key and part of its tools' names (`mcp_<name>_<tool>`). */
 export const MCP_SERVER_NAME = /^[a-zA-Z0-9_-]{1,40}$/;
 export const McpServerNameSchema = z.string().regex(MCP_SERVER_NAME, 'a server name is 1-40 of a-z A-Z 0-9 _ -');
 
 /** C0 controls (newline and tab too), DEL and C1: no command line needs one, and a terminal acts on them. */
 const CONTROL_CHARACTER = /[\u0000-\u001F\u007F-\u009F]/;
+
+/**
+ * A saved server's name: new ones follow the rule above (add, import, the settings form); one saved before it
+ * stays usable unless it holds a control character.
+ */
+const StoredServerNameSchema = z
+  .string()
+  .min(1)
+  .refine((name) => !CONTROL_CHARACTER.test(name), 'a server name must not contain control characters');
 
 const StdioServerSchema = z
   .object({
@@ -77,6 +86,6 @@ export const McpServerConfigSchema = z.discriminatedUnion('type', [
 export type McpServerConfig = z.infer<typeof McpServerConfigSchema>;
 
 export const McpSettingsSchema = z.object({
-  servers: z.record(McpServerNameSchema, McpServerConfigSchema).default({}),
+  servers: z.record(StoredServerNameSchema, McpServerConfigSchema).default({}),
 });
 export type McpSettings = z.infer<typeof McpSettingsSchema>;
