@@ -26,7 +26,7 @@ export const McpOAuthSettingsSchema = z.object({
 });
 export type McpOAuthSettings = z.infer<typeof McpOAuthSettingsSchema>;
 
-/** A new server's name (add, import, the settings form): a settings key and part of its tools' names (`mcp_<name>_<tool>`). */
+/** A new server's name (add, import, the settings form): a settings key, and part of `mcp_<name>_<tool>`. */
 export const MCP_SERVER_NAME = /^[a-zA-Z0-9_-]{1,40}$/;
 export const McpServerNameSchema = z.string().regex(MCP_SERVER_NAME, 'a server name is 1-40 of a-z A-Z 0-9 _ -');
 
