@@ -1,10 +1,13 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/main/store/store.js';
 import { sequence, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js';
-import { cliEnv, runCli, type CliResult } from '../support/cli.js';
+import { CLI_PATH, cliEnv, collect, runCli, type CliResult } from '../support/cli.js';
+import { manusEnv } from '../mcp/support/reference-servers.js';
+import { waitFor } from '../support/wait-for.js';
 
 const HOSTILE_SERVER = join(import.meta.dirname, '..', 'mcp', 'fixtures', 'hostile-server.ts');
 
@@ -107,6 +110,44 @@ describe('what the person reads is what runs: MCP text in the terminal', { timeo
     await manus(['run', '--sandbox', 'local', 'Say hi']);
     // once confirmed, the command the person saw is the one that ran
     expect(existsSync(marker)).toBe(true);
+  });
+
+  it('`mcp import` at a terminal shows each command and asks; only a yes confirms it', async () => {
+    const file = join(dataDir, 'two.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        mcpServers: {
+          first: { command: 'bash', args: ['-c', 'echo first'], env: { API_TOKEN: 'tok-1234567890abcd' } },
+          second: { command: 'bash', args: ['-c', 'echo second'], cwd: '/tmp/a folder' },
+        },
+      }),
+    );
+    const command = [process.execPath, CLI_PATH, 'mcp', 'import', file].map((part) => `'${part}'`).join(' ');
+    // script(1) gives the CLI a terminal of its own: stdin is a TTY there, as for a person
+    const child = spawn('script', ['-qfec', command, '/dev/null'], {
+      env: manusEnv(dataDir, llm.baseUrl),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let screen = '';
+    child.stdout?.on('data', (chunk) => (screen += chunk));
+    const finished = collect(child, 60_000);
+    const answer = async (prompt: string, line: string) => {
+      await waitFor(() => screen.includes(prompt), 30_000, `the prompt "${prompt}"`);
+      child.stdin?.write(`${line}\r`);
+    };
+    await answer('Start this command whenever a session uses "first"? [y/N] ', 'y');
+    await answer('Start this command whenever a session uses "second"? [y/N] ', '');
+    child.stdin?.end();
+    expect((await finished).code, screen).toBe(0);
+    expect(screen).toContain("first: bash -c 'echo first'");
+    expect(screen).toContain('sets API_TOKEN');
+    expect(screen).not.toContain('tok-1234567890abcd');
+    expect(screen).toContain("in '/tmp/a folder'");
+    expect(screen).toContain('Not confirmed, so not started until you confirm: second.');
+    const listed = (await manus(['mcp', 'list'])).stdout;
+    expect(listed).toMatch(/^first\tenabled \tbash -c 'echo first' {2}\(sets API_TOKEN\)$/m);
+    expect(listed).toMatch(/^second\t.*\[not confirmed: manus mcp confirm NAME\]$/m);
   });
 
   it('`mcp import --yes` confirms the commands it shows', async () => {
