@@ -9,7 +9,7 @@ import { CLI_PATH, cliEnv, collect, runCli, type CliResult } from '../support/cl
 import { manusEnv } from '../mcp/support/reference-servers.js';
 import { waitFor } from '../support/wait-for.js';
 
-const HOSTILE_SERVER = join(import.meta.dirname, '..', 'mcp', 'fixtures', 'hostile-server.ts');
+const HOSTILE_SERVER = join(import.meta.dirname, '..', 'mcp', 'fixtures', 'terminal-attack-server.ts');
 
 /** Anything a terminal would act on: ESC, C1 controls (8-bit CSI/OSC/ST...), BEL, CR and the other C0 controls. */
 const TERMINAL_CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/;
