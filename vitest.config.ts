@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { parseEnv } from 'node:util';
 import { defineConfig } from 'vitest/config';
 
 // A test file's lane is in its path: tests/e2e/** is end-to-end (the served app in Chromium), *.integration.test.ts
@@ -15,6 +17,10 @@ const ALONE = [
 ];
 // the CLI the integration and end-to-end files spawn; unit files import the code instead
 const BUILD_CLI = ['tests/support/global-setup.ts'];
+// what scripts/test-setup.sh (npm's pretest) found, the second engine's address; a variable set in the shell wins
+const SETUP_ENV = 'node_modules/.cache/manus-test-setup.env';
+const setupEnv = existsSync(SETUP_ENV) ? parseEnv(readFileSync(SETUP_ENV, 'utf8')) : {};
+const secondEngine = process.env.MANUS_TEST_REMOTE_DOCKER ?? setupEnv.MANUS_TEST_REMOTE_DOCKER;
 
 export default defineConfig({
   test: {
@@ -24,7 +30,7 @@ export default defineConfig({
     maxWorkers: 2,
     // the many temp data folders of a test run keep their keys in key files, not in the developer's login keychain
     // (tests/secrets/keychain-real.integration.test.ts runs the CLI against a private GNOME Keyring instead)
-    env: { MANUS_NO_KEYCHAIN: '1' },
+    env: { MANUS_NO_KEYCHAIN: '1', ...(secondEngine ? { MANUS_TEST_REMOTE_DOCKER: secondEngine } : {}) },
     reporters: ['default'],
     projects: [
       { extends: true, test: { name: 'unit', include: ['tests/**/*.test.ts'], exclude: [...E2E, ...INTEGRATION] } },

@@ -1,23 +1,24 @@
-// Builds better-sqlite3 for Electron's ABI when the Electron binary is installed, into native/electron/, beside
-// Node's own build: the app loads that one, while the CLI, `manus serve` and the tests keep Node's.
-// Without Electron (ELECTRON_SKIP_BINARY_DOWNLOAD=1, CI, a CLI-only install) there is nothing to build: the step
+// Installs the Electron binary (scripts/electron-binary.mjs: skipped with a line saying so when its host cannot be
+// reached), then builds better-sqlite3 for Electron's ABI into native/electron/, beside Node's own build: the app loads
+// that one, while the CLI, `manus serve` and the tests keep Node's.
+// Without the binary (ELECTRON_SKIP_BINARY_DOWNLOAD=1, CI, no access to GitHub) there is nothing to build: the step
 // says so and succeeds, so `npm install` keeps working. A failed build never fails the install either.
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { installElectronBinary } from './electron-binary.mjs';
 
 const root = process.cwd();
-const electronDist = join(root, 'node_modules', 'electron', 'dist');
 const target = join(root, 'native', 'electron', 'better_sqlite3.node');
 
-if (process.env.MANUS_SKIP_ELECTRON_REBUILD === '1') {
-  console.log('postinstall: MANUS_SKIP_ELECTRON_REBUILD=1, no Electron build of better-sqlite3.');
+if (!(await installElectronBinary(root))) {
+  console.log(
+    'postinstall: the Electron binary is not installed, so no Electron build of better-sqlite3 is needed. ' +
+      'The CLI and `manus serve` use Node.',
+  );
   process.exit(0);
 }
-if (!existsSync(electronDist)) {
-  console.log(
-    'postinstall: the Electron binary is not installed (node_modules/electron/dist is absent); ' +
-      'no Electron build of better-sqlite3 is needed. The CLI and `manus serve` use Node.',
-  );
+if (process.env.MANUS_SKIP_ELECTRON_REBUILD === '1') {
+  console.log('postinstall: MANUS_SKIP_ELECTRON_REBUILD=1, no Electron build of better-sqlite3.');
   process.exit(0);
 }
 

@@ -10,8 +10,13 @@ MIRROR="${MANUS_SANDBOX_MIRROR:-http://deb.debian.org/debian}"
 SUITE=bookworm
 FORCE=0
 # bump when the rootfs recipe changes so an old cached tarball is not reused
-RECIPE_VERSION=3
-PACKAGES=python3,python3-numpy,python3-pandas,python3-matplotlib,python3-requests,bash,coreutils,procps,ca-certificates
+RECIPE_VERSION=4
+# data analysis; the document readers (PDF, Word, Excel, OpenDocument, HTML, EPUB, scans through OCR in English and
+# Simplified Chinese) that resources/sandbox/drivers/document_text.py uses
+PACKAGES=python3,python3-numpy,python3-pandas,python3-matplotlib,python3-requests,python3-scipy,python3-sklearn,\
+python3-seaborn,python3-pypdf,python3-docx,python3-openpyxl,python3-odf,python3-bs4,python3-lxml,python3-pil,\
+poppler-utils,tesseract-ocr,tesseract-ocr-eng,tesseract-ocr-chi-sim,pandoc,bash,coreutils,procps,ca-certificates
+PYTHON_CHECK='import numpy, pandas, matplotlib, requests, scipy, sklearn, seaborn, pypdf, docx, openpyxl, odf, bs4, lxml, PIL'
 SANDBOX_USER=manus
 SANDBOX_UID=1000
 
@@ -33,12 +38,15 @@ die() { echo "[sandbox-build] ERROR: $*" >&2; exit 1; }
 command -v docker >/dev/null || die "docker CLI not found (install docker.io)"
 docker info >/dev/null 2>&1 || die "the Docker engine does not answer (start it: sudo systemctl start docker, or: nohup dockerd >/var/log/dockerd.log 2>&1 &)"
 
-if [[ $FORCE -eq 0 ]] && docker image inspect "$IMAGE" >/dev/null 2>&1; then
+RECIPE="v$RECIPE_VERSION-$(echo "$PACKAGES" | sha256sum | cut -c1-12)"
+TARBALL="$CACHE_DIR/rootfs-$SUITE-$RECIPE.tar"
+
+# an image of an older recipe (fewer packages) is rebuilt, so a machine that had one gets the new tools
+present_recipe="$(docker image inspect -f '{{ index .Config.Labels "manus.sandbox.recipe" }}' "$IMAGE" 2>/dev/null || true)"
+if [[ $FORCE -eq 0 && "$present_recipe" == "$RECIPE" ]]; then
   say "image $IMAGE already present (use --force to rebuild)"
   exit 0
 fi
-
-TARBALL="$CACHE_DIR/rootfs-$SUITE-v$RECIPE_VERSION-$(echo "$PACKAGES" | sha256sum | cut -c1-12).tar"
 
 build_rootfs() {
   [[ $(id -u) -eq 0 ]] || die "debootstrap needs root (run with sudo)"
@@ -75,7 +83,10 @@ build_rootfs() {
   # smaller image: package caches, docs and man pages are not needed at run time
   rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/* \
     "$rootfs"/usr/share/doc/* "$rootfs"/usr/share/man/* "$rootfs"/usr/share/info/*
-  chroot "$rootfs" python3 -c 'import numpy, pandas, matplotlib, requests' || die "python packages do not import in the rootfs"
+  chroot "$rootfs" python3 -c "$PYTHON_CHECK" || die "python packages do not import in the rootfs"
+  for tool in pdftotext pdftoppm tesseract pandoc; do
+    chroot "$rootfs" sh -c "command -v $tool" >/dev/null || die "$tool is missing from the rootfs"
+  done
   # matplotlib's font cache, built once here instead of at every first plot (the driver seeds ~/.cache from it)
   chroot "$rootfs" env MPLCONFIGDIR=/opt/manus/matplotlib MPLBACKEND=Agg python3 -c 'import matplotlib.pyplot' \
     || die "matplotlib font cache could not be built"
@@ -100,8 +111,9 @@ docker import \
   --change 'WORKDIR /workspace' \
   --change "ENV HOME=/home/$SANDBOX_USER LANG=C.UTF-8 MPLBACKEND=Agg PYTHONUNBUFFERED=1 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
   --change 'LABEL manus.sandbox.image=offline' \
+  --change "LABEL manus.sandbox.recipe=$RECIPE" \
   --change 'CMD ["sleep", "infinity"]' \
   "$TARBALL" "$IMAGE" >/dev/null || die "docker import failed"
-docker run --rm --network none "$IMAGE" python3 -c 'import numpy, pandas, matplotlib, requests' \
+docker run --rm --network none "$IMAGE" python3 -c "$PYTHON_CHECK" \
   || die "the imported image cannot run python3 with its packages"
 say "image $IMAGE ready"

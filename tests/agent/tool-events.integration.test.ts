@@ -48,6 +48,7 @@ describe('tool events', () => {
       python_execute: 'python',
       bash: 'bash',
       str_replace_editor: 'file',
+      read_document: 'generic',
       browser_use: 'browser',
       web_search: 'search',
       ask_human: 'generic',

@@ -107,7 +107,7 @@ describe('packaging', () => {
     };
     expect(manifest.allowScripts).toEqual({
       'better-sqlite3': true,
-      electron: true,
+      electron: false,
       esbuild: true,
       'cpu-features': false,
       ssh2: false,

@@ -2,7 +2,7 @@ import { pickTools } from '../tool/builtin-tools.js';
 import { DATA_ANALYSIS_NEXT_STEP_PROMPT, dataAnalysisSystemPrompt } from './prompts/data-analysis-prompt.js';
 import { ToolCallAgent, type ToolCallAgentDeps } from './toolcall-agent.js';
 
-export const DATA_ANALYSIS_TOOL_NAMES = ['python_execute', 'str_replace_editor', 'terminate'] as const;
+export const DATA_ANALYSIS_TOOL_NAMES = ['python_execute', 'str_replace_editor', 'read_document', 'terminate'] as const;
 export const DATA_ANALYSIS_MAX_STEPS = 20;
 /** tables and tracebacks are long; the model needs more of them than of other tools' output */
 export const DATA_ANALYSIS_MAX_OBSERVE = 15_000;

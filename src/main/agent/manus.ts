@@ -7,6 +7,7 @@ export const MANUS_TOOL_NAMES = [
   'python_execute',
   'bash',
   'str_replace_editor',
+  'read_document',
   'browser_use',
   'web_search',
   'ask_human',

@@ -7,6 +7,8 @@ import type { SessionContext } from '../tool/session-context.js';
 import type { ToolCollection } from '../tool/tool-collection.js';
 import type { ToolResult } from '../tool/tool.js';
 import { clipOutput } from '../sandbox/clip-output.js';
+import { storedText, withBoundedImages } from './result-bounds.js';
+import { parseToolArguments, type ParsedToolArguments } from '../llm/tool-arguments.js';
 import type { ImageObserver } from './image-observation.js';
 
 export interface ToolCallOutcome {
@@ -39,7 +41,7 @@ export async function executeToolCall(call: ToolCall, options: ExecuteCallOption
   const started = performance.now();
   // the provider's call.id answers the model; the app's own id keys the call everywhere it is shown
   const toolId = randomUUID();
-  const parsed = parseArguments(call.arguments);
+  const parsed = parseToolArguments(call.arguments);
   // a name the model made up has no tool behind it: its error shows in the generic view
   const kind = options.tools.get(call.name)?.kind ?? 'generic';
   emit({
@@ -50,10 +52,10 @@ export async function executeToolCall(call: ToolCall, options: ExecuteCallOption
     toolId,
     name: call.name,
     kind,
-    args: parsed.ok ? parsed.value : call.arguments,
+    args: parsed.ok ? parsed.value : storedText(call.arguments),
     status: 'calling',
   });
-  const result = await runCall(call, toolId, parsed, options);
+  const result = withBoundedImages(await runCall(call, toolId, parsed, options));
   const durationMs = Math.round(performance.now() - started);
   emit({
     type: 'tool',
@@ -63,10 +65,10 @@ export async function executeToolCall(call: ToolCall, options: ExecuteCallOption
     toolId,
     name: call.name,
     kind,
-    args: parsed.ok ? parsed.value : call.arguments,
+    args: parsed.ok ? parsed.value : storedText(call.arguments),
     status: result.error ? 'error' : 'done',
-    output: result.output,
-    error: result.error,
+    output: storedText(result.output),
+    error: storedText(result.error),
     images: result.images?.length ? result.images : undefined,
     data: result.data,
     durationMs,
@@ -78,21 +80,10 @@ export async function executeToolCall(call: ToolCall, options: ExecuteCallOption
   return { call, result, observation: imageText ? `${observation}\n${imageText}` : observation };
 }
 
-type ParsedArguments = { ok: true; value: unknown } | { ok: false; error: string };
-
-function parseArguments(raw: string): ParsedArguments {
-  if (raw.trim() === '') return { ok: true, value: {} };
-  try {
-    return { ok: true, value: JSON.parse(raw) };
-  } catch (error) {
-    return { ok: false, error: (error as Error).message };
-  }
-}
-
 async function runCall(
   call: ToolCall,
   toolId: string,
-  parsed: ParsedArguments,
+  parsed: ParsedToolArguments,
   options: ExecuteCallOptions,
 ): Promise<ToolResult> {
   const tool = options.tools.get(call.name);
@@ -101,7 +92,7 @@ async function runCall(
   }
   if (!parsed.ok) {
     return {
-      error: `The arguments of ${call.name} are not valid JSON (${parsed.error}). Send them as one JSON object.`,
+      error: `The arguments of ${call.name} cannot be read (${parsed.error}). Send them as one JSON object.`,
     };
   }
   const validated = tool.parameters.safeParse(parsed.value);

@@ -39,6 +39,7 @@ export function createApprovalGate(options: ApprovalGateOptions): ToolGate {
     if (NEVER_ASK.has(tool.name) || alwaysAllowed.has(tool.name) || settings.alwaysAllow.includes(tool.name)) {
       return false;
     }
+    if (tool.alwaysAsk) return true;
     // a choice the person made for this MCP tool overrides the global policy
     const perTool = mcpToolApproval(mcp, tool.name);
     if (perTool) return perTool === 'ask';

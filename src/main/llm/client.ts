@@ -17,7 +17,7 @@ import {
   type SchemaDialect,
 } from './schema-dialects.js';
 import { cancelledError, withRetry, type RetryTiming } from './retry.js';
-import { readCompletion, readStream, type RawReply } from './stream-reader.js';
+import { readCompletion, readStream, ReplyTooLargeError, type RawReply } from './stream-reader.js';
 import { createTokenCounter, type TokenCounter } from './tokens.js';
 import { TextToolCallFilter } from './text-tool-calls.js';
 import { ToolRefusals, isToolsUnsupportedError, toTextToolMessages } from './tool-fallback.js';
@@ -326,9 +326,18 @@ export class LlmClient implements Llm {
         const stream = await scope.race(
           this.sdk.chat.completions.create({ ...body, stream: true, ...usageOption }, { signal: scope.signal }),
         );
-        raw = await scope.race(readStream(stream, { onDelta: options.onDelta, onProgress: scope.touch }));
+        raw = await scope.race(
+          readStream(stream, {
+            onDelta: options.onDelta,
+            onProgress: scope.touch,
+            maxChars: this.config.maxReplyChars,
+          }),
+        );
       }
     } catch (error) {
+      if (error instanceof ReplyTooLargeError) {
+        throw new LlmError('reply_too_large', `model ${this.model}: ${error.message}`);
+      }
       const failure = scope.explain(error);
       if (this.streamUsage && options.stream !== false && refusesStreamUsage(failure)) {
         // an older compatible server that does not know stream_options: ask again without it, count usage ourselves

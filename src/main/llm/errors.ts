@@ -17,6 +17,7 @@ export const LLM_ERROR_CODES = [
   'cancelled',
   'empty_reply',
   'no_tool_support',
+  'reply_too_large',
 ] as const;
 export type LlmErrorCode = (typeof LLM_ERROR_CODES)[number];
 
@@ -35,6 +36,8 @@ const HINTS: Record<LlmErrorCode, string> = {
   cancelled: 'The request was cancelled.',
   empty_reply: 'The model answered with nothing: try again or use another model.',
   no_tool_support: 'This model does not support tool calling: pick a model that does, or set toolCalling to false.',
+  reply_too_large:
+    'The model kept sending past the reply size limit: ask for a shorter answer, or raise maxReplyChars of this LLM.',
 };
 
 /** Codes worth another attempt: the same request may succeed later. */

@@ -1,5 +1,6 @@
 import type { LlmConfig } from '../../shared/settings/llm-config.js';
 import { baseUrlOf } from './providers.js';
+import { parseToolArguments } from './tool-arguments.js';
 
 /**
  * How a provider family wants tool parameter schemas. OpenAI's strict mode needs every object closed
@@ -301,14 +302,9 @@ function withoutOptionalNulls(value: unknown, schema: Schema): unknown {
 
 /**
  * Strict mode makes the model fill optional parameters with null; the tool's own schema calls them optional, so the
- * nulls are taken out (of the arguments as JSON; unreadable JSON is left for the tool's validation to report).
+ * nulls are taken out (of the arguments as JSON; arguments that cannot be read are left for the tool's call to report).
  */
 export function argumentsWithoutOptionalNulls(rawArguments: string, schema: Schema): string {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(rawArguments);
-  } catch {
-    return rawArguments;
-  }
-  return JSON.stringify(withoutOptionalNulls(parsed, schema));
+  const parsed = parseToolArguments(rawArguments);
+  return parsed.ok ? JSON.stringify(withoutOptionalNulls(parsed.value, schema)) : rawArguments;
 }

@@ -2,6 +2,7 @@ import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/
 import type { CompletionUsage } from 'openai/resources/completions';
 import { randomUUID } from 'node:crypto';
 import type { ToolCall } from '../../shared/chat-message.js';
+import { DEFAULT_MAX_REPLY_CHARS } from '../../shared/settings/llm-config.js';
 
 /** Some servers send calls without ids; memory needs ids unique across turns to pair results. */
 function freshCallId(): string {
@@ -79,16 +80,29 @@ class ToolCallAssembler {
   }
 }
 
-/** Read a streamed reply: text deltas go to `onDelta`, every chunk counts as progress. */
+/** A reply that went past its size limit: the stream was cut there. */
+export class ReplyTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`the reply went past ${limit} characters; the stream was cut there`);
+    this.name = 'ReplyTooLargeError';
+  }
+}
+
+/**
+ * Read a streamed reply: text deltas go to `onDelta`, every chunk counts as progress. Text and tool-call arguments
+ * past `maxChars` end the reading with ReplyTooLargeError, so an endless stream cannot fill the memory.
+ */
 export async function readStream(
   stream: AsyncIterable<ChatCompletionChunk>,
-  hooks: { onDelta?: (chunk: string) => void; onProgress?: () => void },
+  hooks: { onDelta?: (chunk: string) => void; onProgress?: () => void; maxChars?: number },
 ): Promise<RawReply> {
   const assembler = new ToolCallAssembler();
   let text = '';
   let finishReason: string | null = null;
   let serverUsage: CompletionUsage | undefined;
   let sawChoice = false;
+  const maxChars = hooks.maxChars ?? DEFAULT_MAX_REPLY_CHARS;
+  let received = 0;
   for await (const chunk of stream) {
     hooks.onProgress?.();
     if (chunk.usage) serverUsage = chunk.usage;
@@ -96,6 +110,8 @@ export async function readStream(
     if (!choice) continue;
     sawChoice = true;
     const content = choice.delta?.content;
+    received += (content?.length ?? 0) + sizeOfCallPieces(choice.delta?.tool_calls);
+    if (received > maxChars) throw new ReplyTooLargeError(maxChars);
     if (content) {
       text += content;
       hooks.onDelta?.(content);
@@ -104,6 +120,13 @@ export async function readStream(
     if (choice.finish_reason) finishReason = choice.finish_reason;
   }
   return { text, toolCalls: assembler.result(), finishReason, serverUsage, sawChoice };
+}
+
+function sizeOfCallPieces(pieces: ChatCompletionChunk.Choice.Delta['tool_calls']): number {
+  return (pieces ?? []).reduce(
+    (sum, piece) => sum + (piece.function?.arguments?.length ?? 0) + (piece.function?.name?.length ?? 0),
+    0,
+  );
 }
 
 export function readCompletion(completion: ChatCompletion): RawReply {

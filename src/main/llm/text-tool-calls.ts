@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ToolCall } from '../../shared/chat-message.js';
 import type { ToolSpec } from './types.js';
+import { jsonNestingDepth, MAX_TOOL_ARGUMENT_DEPTH } from './tool-arguments.js';
 
 /** `<tool_call>…</tool_call>` as Hermes and Qwen templates write calls (the closing tag may be cut off at the end). */
 const TOOL_CALL_TAG = /<tool_call>([\s\S]*?)(?:<\/tool_call>|$)/g;
@@ -80,6 +81,8 @@ function callsIn(value: unknown, toolNames: ReadonlySet<string>, tagged: boolean
 }
 
 function parseJson(text: string): unknown {
+  // too deep to handle safely after parsing: read as text, not as a call
+  if (jsonNestingDepth(text) > MAX_TOOL_ARGUMENT_DEPTH) return undefined;
   try {
     return JSON.parse(text.trim());
   } catch {

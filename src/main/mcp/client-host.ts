@@ -7,6 +7,7 @@ import type {
 import type { SessionContext } from '../tool/session-context.js';
 import { askElicitation, elicitationFormOf } from './elicitation.js';
 import { answerSampling } from './sampling.js';
+import { SamplingLimits } from './sampling-limits.js';
 
 /**
  * What a client offers the servers it connects to: asking the person (elicitation) and the model (sampling).
@@ -19,12 +20,13 @@ export interface McpClientHost {
 
 /** The host of a session: its human channel, its approval gate and its model (the one of the current turn). */
 export function sessionClientHost(session: Pick<SessionContext, 'human' | 'gate' | 'llm'>): McpClientHost {
+  const limits = new SamplingLimits();
   return {
     elicit: (server, params, signal) => askElicitation(session.human, elicitationFormOf(server, params), signal),
     sample: async (server, params, signal) => {
       const llm = session.llm();
       if (!llm) throw new Error('this session has no model to answer sampling requests yet');
-      return answerSampling(server, params, { gate: session.gate, llm, human: session.human }, signal);
+      return answerSampling(server, params, { gate: session.gate, llm, human: session.human, limits }, signal);
     },
   };
 }

@@ -9,6 +9,7 @@ import type { ToolGate } from '../tool/tool-gate.js';
 import type { Llm } from '../llm/types.js';
 import type { ChatMessage } from '../../shared/chat-message.js';
 import type { HumanChannel } from '../human/human-channel.js';
+import { MAX_SAMPLING_TOKENS_PER_REQUEST, type SamplingLimits } from './sampling-limits.js';
 
 /** the code the MCP specification gives a sampling request the person rejected */
 const USER_REJECTED = -1;
@@ -28,6 +29,8 @@ export interface SamplingDeps {
   gate: ToolGate;
   llm: Llm;
   human: HumanChannel;
+  /** what each server's requests spent recently: past the limits, requests are refused unasked */
+  limits: SamplingLimits;
 }
 
 /** The name a sampling request is approved under ("always allow" remembers it); no model tool can take it. */
@@ -36,8 +39,9 @@ export function samplingActionName(server: string): string {
 }
 
 /**
- * A server's `sampling/createMessage`: held to the session's approval policy like a tool that runs something
- * (the approval card shows the request), then sent to the session's model; the answer is shown to the person too.
+ * A server's `sampling/createMessage`: within the server's rate and token limits, asked of the person under every
+ * approval policy until they always-allow that server (the approval card shows the request), then sent to the
+ * session's model; the answer is shown to the person too.
  */
 export async function answerSampling(
   server: string,
@@ -46,27 +50,28 @@ export async function answerSampling(
   signal: AbortSignal,
 ): Promise<CreateMessageResult> {
   const messages = chatMessagesOf(params);
+  const maxTokens = Math.min(params.maxTokens, MAX_SAMPLING_TOKENS_PER_REQUEST);
+  const overLimit = deps.limits.refusal(server);
+  if (overLimit) declined(server, deps, overLimit);
   const decision = await deps.gate({
     callId: randomUUID(),
-    tool: { name: samplingActionName(server), risk: 'execute' },
+    // the person's model and key answer: asked even under `auto`, unless they allowed this server for good
+    tool: { name: samplingActionName(server), risk: 'execute', alwaysAsk: true },
     args: {
       server,
       ...(params.systemPrompt ? { systemPrompt: params.systemPrompt } : {}),
       messages: messages.filter((message) => message.role !== 'system').map(({ role, content }) => ({ role, content })),
-      maxTokens: params.maxTokens,
+      maxTokens,
     },
     signal,
   });
-  if (!decision.allowed) {
-    deps.human.tell(
-      'info',
-      'mcp_sampling_declined',
-      `MCP server "${server}" asked the model a question; not sent: ${decision.reason}.`,
-      { server },
-    );
-    throw new SamplingDeclinedError(decision.reason);
-  }
-  const reply = await deps.llm.ask(messages, { signal, stream: false, maxTokens: params.maxTokens });
+  if (!decision.allowed) declined(server, deps, decision.reason);
+  // requests approved together may have filled the window meanwhile
+  const filledMeanwhile = deps.limits.refusal(server);
+  if (filledMeanwhile) declined(server, deps, filledMeanwhile);
+  const settle = deps.limits.start(server);
+  const reply = await deps.llm.ask(messages, { signal, stream: false, maxTokens });
+  settle(reply.usage.totalTokens);
   const answer = clip(reply.text);
   deps.human.tell('info', 'mcp_sampling_answer', `The model answered MCP server "${server}": ${answer}`, {
     server,
@@ -78,6 +83,19 @@ export async function answerSampling(
     content: { type: 'text', text: reply.text },
     stopReason: reply.finishReason === 'length' ? 'maxTokens' : 'endTurn',
   };
+}
+
+/** The person is told, and the server gets the rejection with this reason. */
+function declined(server: string, deps: SamplingDeps, reason: string): never {
+  deps.human.tell(
+    'info',
+    'mcp_sampling_declined',
+    `MCP server "${server}" asked the model a question; not sent: ${reason}.`,
+    {
+      server,
+    },
+  );
+  throw new SamplingDeclinedError(reason);
 }
 
 function chatMessagesOf(params: CreateMessageRequestParams): ChatMessage[] {

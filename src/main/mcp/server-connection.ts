@@ -1,4 +1,3 @@
-import { appendFile, mkdir } from 'node:fs/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import {
@@ -23,6 +22,7 @@ import {
   type OpenedTransport,
 } from './transport.js';
 import { toToolResult } from './tool-result.js';
+import { clipLogMessage, ServerLog } from './server-log.js';
 import { toolError, type ToolResult } from '../tool/tool.js';
 import type { McpClientHost } from './client-host.js';
 import type { McpCredentialStore } from './oauth/credential-store.js';
@@ -100,14 +100,17 @@ export class McpServerConnection {
   private readonly inFlight = new Set<CallInFlight>();
   private authProvider?: McpOAuthProvider;
   private signInRequired = false;
+  private readonly log: ServerLog;
 
   constructor(
     readonly name: string,
     readonly config: McpServerConfig,
-    private readonly logDir: string,
+    logDir: string,
     private readonly onChange: () => void,
     private readonly options: McpConnectionOptions = {},
-  ) {}
+  ) {
+    this.log = new ServerLog(mcpLogPath(logDir, name));
+  }
 
   /** Connects (never throws: a failure is the status); resolves when this attempt ended. */
   connect(): Promise<void> {
@@ -141,7 +144,7 @@ export class McpServerConnection {
         name: resource.name,
         mimeType: resource.mimeType,
       })),
-      logPath: mcpLogPath(this.logDir, this.name),
+      logPath: this.log.path,
       ...(this.opened?.pid() ? { pid: this.opened.pid() } : {}),
       ...(this.authProvider ? { auth: { ...this.authProvider.signedIn(), signInRequired: this.signInRequired } } : {}),
     };
@@ -262,7 +265,7 @@ export class McpServerConnection {
         store: this.options.credentials,
       });
     }
-    const opened = await openTransport(this.name, this.config, this.logDir, this.authProvider);
+    const opened = await openTransport(this.config, this.log, this.authProvider);
     if (generation !== this.generation) {
       await opened.transport.close();
       return;
@@ -323,14 +326,14 @@ export class McpServerConnection {
     return AbortSignal.any([requestSignal, this.clientLifetime.signal, ...calls]);
   }
 
-  /** A server's log message: kept in its log file, and shown on the cards of the calls running meanwhile. */
+  /**
+   * A server's log message, clipped to MAX_LOG_MESSAGE_CHARS: kept in its (rotated) log file, and shown on the cards
+   * of the calls running meanwhile.
+   */
   private keepServerLog(params: LoggingMessageNotification['params']): void {
-    const text = typeof params.data === 'string' ? params.data : JSON.stringify(params.data);
-    const line = `[${params.level}]${params.logger ? ` ${params.logger}:` : ''} ${text}`;
-    const entry = `${new Date().toISOString()} ${line}\n`;
-    void mkdir(this.logDir, { recursive: true })
-      .then(() => appendFile(mcpLogPath(this.logDir, this.name), entry))
-      .catch(() => undefined);
+    const text = typeof params.data === 'string' ? params.data : jsonOrNothing(params.data);
+    const line = clipLogMessage(`[${params.level}]${params.logger ? ` ${params.logger}:` : ''} ${text}`);
+    void this.log.write(`${new Date().toISOString()} ${line}\n`);
     for (const call of this.inFlight) call.onLine(line);
   }
 
@@ -344,7 +347,7 @@ export class McpServerConnection {
     // while connecting, the failed connect reports the reason itself
     if (generation !== this.generation || this.closed || this.state !== 'connected') return;
     this.generation++;
-    const seeLog = this.config.type === 'stdio' ? ` (see ${mcpLogPath(this.logDir, this.name)})` : '';
+    const seeLog = this.config.type === 'stdio' ? ` (see ${this.log.path})` : '';
     this.client = undefined;
     this.lastError = `the server closed the connection${seeLog}; reconnecting`;
     this.lastFailure = undefined;
@@ -426,7 +429,16 @@ function isSignInRequired(error: unknown): boolean {
 
 function progressLine(progress: { progress: number; total?: number; message?: string }): string {
   const count = progress.total ? `${progress.progress}/${progress.total}` : String(progress.progress);
-  return progress.message ? `${count} ${progress.message}` : count;
+  return progress.message ? clipLogMessage(`${count} ${progress.message}`) : count;
+}
+
+/** Data a server logged, as JSON; data too deep to write out is named instead of crashing the handler. */
+function jsonOrNothing(data: unknown): string {
+  try {
+    return JSON.stringify(data);
+  } catch {
+    return '[log data that cannot be written as JSON]';
+  }
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {

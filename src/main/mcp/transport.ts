@@ -1,4 +1,3 @@
-import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
@@ -11,6 +10,7 @@ import { findExecutable, mergePaths, userShellPath } from './command-resolution.
 import type { McpOAuthProvider } from './oauth/oauth-provider.js';
 import { CREDENTIAL_NAME, environmentSecrets, redactText } from '../store/redact.js';
 import { redactingLineStream } from '../store/redacting-stream.js';
+import type { ServerLog } from './server-log.js';
 
 /** A transport ready to connect, plus the stdio child's pid once started (for diagnostics and tests). */
 export interface OpenedTransport {
@@ -52,9 +52,8 @@ export function remoteTransport(
 }
 
 export async function openTransport(
-  server: string,
   config: McpServerConfig,
-  logDir: string,
+  log: ServerLog,
   authProvider?: McpOAuthProvider,
 ): Promise<OpenedTransport> {
   if (config.type !== 'stdio') {
@@ -64,7 +63,7 @@ export async function openTransport(
   const { command, env } = await resolveLaunch(config);
   const transport = new StdioClientTransport({ command, args: config.args, env, cwd: config.cwd, stderr: 'pipe' });
   const secrets = [...credentialValues(config.env), ...environmentSecrets()];
-  pipeStderrToLog(transport, mcpLogPath(logDir, server), `${command} ${config.args.join(' ')}`, secrets);
+  pipeStderrToLog(transport, log, `${command} ${config.args.join(' ')}`, secrets);
   return { transport, pid: () => transport.pid ?? undefined };
 }
 
@@ -93,15 +92,12 @@ function credentialValues(env: Record<string, string>): string[] {
 
 function pipeStderrToLog(
   transport: StdioClientTransport,
-  logPath: string,
+  log: ServerLog,
   commandLine: string,
   secrets: readonly string[],
 ): void {
-  mkdirSync(join(logPath, '..'), { recursive: true });
-  const log = createWriteStream(logPath, { flags: 'a' });
-  log.on('error', () => log.destroy());
   const redact = (text: string) => redactText(text, secrets);
-  log.write(redact(`\n--- ${new Date().toISOString()} starting: ${commandLine}\n`));
+  void log.write(redact(`\n--- ${new Date().toISOString()} starting: ${commandLine}\n`));
   // a server that prints its token (or a key from its env) must not leave it in the log file
-  transport.stderr?.pipe(redactingLineStream(redact)).pipe(log);
+  transport.stderr?.pipe(redactingLineStream(redact)).pipe(log.stream());
 }

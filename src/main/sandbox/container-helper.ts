@@ -7,6 +7,8 @@ import type { ProcessChannel } from './process-channel.js';
 export interface ContainerHelperSpec {
   /** the Python program: reads one request line, writes one answer line, for as long as its stdin is open */
   source: string;
+  /** its arguments (`sys.argv[1:]`) */
+  args?: readonly string[];
   /** what it is called in errors ("the workspace lister") */
   name: string;
   /** the longest one answer may take before the helper is given up and a new one started */
@@ -77,7 +79,7 @@ export class ContainerHelper {
     if (this.running && this.running.containerId === container.id && !this.running.channel.ended) return this.running;
     this.stop();
     const channel = await startDockerChannel(this.docker, container, {
-      cmd: ['python3', '-u', '-c', this.spec.source],
+      cmd: ['python3', '-u', '-c', this.spec.source, ...(this.spec.args ?? [])],
       user: this.user,
       env: sandboxEnv(),
       workingDir: CONTAINER_WORKSPACE,

@@ -2,8 +2,10 @@ import type { CoreEventInput } from '../../shared/events.js';
 import type { AppSettings } from '../../shared/settings/app-settings.js';
 import type { EgressNetwork } from '../browser/egress-network.js';
 import { openSessionBrowser } from '../browser/session-browser.js';
+import { documentReaderFor } from '../document/document-reader.js';
 import type { HumanChannel } from '../human/human-channel.js';
 import type { Llm } from '../llm/types.js';
+import { ownerLabelOf } from '../sandbox/container-spec.js';
 import { LOCAL_SANDBOX_WARNING } from '../sandbox/local-sandbox.js';
 import {
   closeSessionSandbox,
@@ -63,6 +65,11 @@ export function createLiveSessionContext(options: LiveSessionContextOptions): Li
       }),
     (session) => session.close(),
   );
+  // the reader is the process's, shared by its sessions: it closes itself when idle, not with one session
+  const documents = lazyPart(
+    () => documentReaderFor(options.settings().sandbox, dataDir ? ownerLabelOf(dataDir) : undefined),
+    () => undefined,
+  );
   let settling: Promise<void> | undefined;
   const warmUp = (parts: TurnParts): PartsWarmUp => {
     const stop = new AbortController();
@@ -91,6 +98,7 @@ export function createLiveSessionContext(options: LiveSessionContextOptions): Li
     llm: options.llm,
     sandbox,
     browser,
+    documents,
     human: options.human,
     gate: options.gate,
     edits: new Map(),

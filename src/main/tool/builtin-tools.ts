@@ -3,6 +3,7 @@ import { bashTool } from './bash.js';
 import { browserUseTool } from './browser-use.js';
 import { createChatCompletionTool } from './create-chat-completion.js';
 import { pythonExecuteTool } from './python-execute.js';
+import { readDocumentTool } from './read-document.js';
 import { strReplaceEditorTool } from './str-replace-editor.js';
 import { terminateTool } from './terminate.js';
 import { webSearchTool } from './web-search.js';
@@ -14,6 +15,7 @@ export const builtinTools: Record<string, AnyTool> = Object.fromEntries(
     pythonExecuteTool,
     bashTool,
     strReplaceEditorTool,
+    readDocumentTool,
     browserUseTool,
     webSearchTool,
     askHumanTool,

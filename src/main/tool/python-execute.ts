@@ -18,7 +18,8 @@ export const pythonExecuteTool = defineTool({
   name: 'python_execute',
   kind: 'python',
   description:
-    'Run Python 3 code in the session sandbox (numpy, pandas, matplotlib, requests available). One persistent interpreter ' +
+    'Run Python 3 code in the session sandbox (numpy, pandas, matplotlib, seaborn, scipy, scikit-learn, requests, and ' +
+    'for documents pypdf, python-docx, openpyxl, odfpy, bs4, lxml, Pillow available). One persistent interpreter ' +
     'per session: state survives between calls. stdout and stderr are returned in order, plus the value of a last bare ' +
     'expression; exceptions come back as tracebacks. matplotlib figures are returned as images and saved under ' +
     '/workspace/figures. The working directory is /workspace, which the user sees.',

@@ -1,5 +1,6 @@
 import type { AppSettings } from '../../shared/settings/app-settings.js';
 import type { BrowserSession } from '../browser/browser-session.js';
+import type { DocumentReader } from '../document/document-reader.js';
 import type { HumanChannel } from '../human/human-channel.js';
 import type { Llm } from '../llm/types.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
@@ -32,6 +33,8 @@ export interface SessionContext {
   llm(): Llm | undefined;
   readonly sandbox: SessionPart<Sandbox>;
   readonly browser: SessionPart<BrowserSession>;
+  /** reads documents into text, in a container of their own (shared by the sessions of this process) */
+  readonly documents: SessionPart<DocumentReader>;
   /** questions to the person (emitted as `ask` events) */
   readonly human: HumanChannel;
   /** the approval policy, for actions outside the agent's tool loop (an MCP server's sampling request) */

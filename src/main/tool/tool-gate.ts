@@ -9,6 +9,8 @@ export interface GatedAction {
   risk: ToolRisk;
   /** the risk of one call when it depends on the arguments (viewing a file vs writing it) */
   riskOf?: (args: unknown) => ToolRisk;
+  /** asked under every policy until the person always-allows it (spending on their behalf, as sampling does) */
+  alwaysAsk?: boolean;
 }
 
 export interface ToolGateRequest {

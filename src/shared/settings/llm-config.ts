@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { ImageDetailSchema } from './vision-settings.js';
 
+/**
+ * 4 M characters: eight times the longest reply any model's output limit allows today (128 K tokens ≈ 0.5 M
+ * characters), small enough that a server streaming without end cannot take the app's memory with it.
+ */
+export const DEFAULT_MAX_REPLY_CHARS = 4_000_000;
+
 export const LLM_PROVIDERS = ['openai', 'azure', 'compatible'] as const;
 
 export const LlmConfigSchema = z.object({
@@ -27,6 +33,8 @@ export const LlmConfigSchema = z.object({
   pricing: z.object({ prompt: z.number().nonnegative(), completion: z.number().nonnegative() }).optional(),
   requestTimeoutMs: z.number().int().positive().default(120_000),
   maxAttempts: z.number().int().min(1).max(6).default(6),
+  /** characters of one reply (text and tool calls) past which its stream is cut with `reply_too_large` */
+  maxReplyChars: z.number().int().positive().default(DEFAULT_MAX_REPLY_CHARS),
 });
 export type LlmConfig = z.infer<typeof LlmConfigSchema>;
 export type LlmConfigInput = z.input<typeof LlmConfigSchema>;

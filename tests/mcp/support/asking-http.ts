@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { createAskingServer } from '../fixtures/asking-server.js';
 
 export interface AskingHttpServer {
@@ -9,8 +10,13 @@ export interface AskingHttpServer {
   close(): Promise<void>;
 }
 
-/** The asking server over streamable HTTP on loopback, one MCP session per client (as a hosted server runs). */
-export async function startAskingHttpServer(): Promise<AskingHttpServer> {
+/**
+ * The asking server (or another fixture server) over streamable HTTP on loopback, one MCP session per client (as a
+ * hosted server runs).
+ */
+export async function startAskingHttpServer(
+  createMcpServer: () => McpServer = createAskingServer,
+): Promise<AskingHttpServer> {
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const http: Server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
@@ -26,7 +32,7 @@ export async function startAskingHttpServer(): Promise<AskingHttpServer> {
       created.onclose = () => {
         if (created.sessionId) transports.delete(created.sessionId);
       };
-      await createAskingServer().connect(created);
+      await createMcpServer().connect(created);
       transport = created;
     }
     if (!transport) {

@@ -262,6 +262,10 @@ export const en = {
         title: 'This model cannot use tools',
         fix: 'Pick a model that supports tool calling, or turn tool calling off in the provider’s settings.',
       },
+      reply_too_large: {
+        title: 'The model’s reply was too large',
+        fix: 'The reply went past the size limit and was cut: ask for a shorter answer, or raise “maxReplyChars” of this provider.',
+      },
       busy: {
         title: 'This session is still running',
         fix: 'Stop it or wait for it to finish.',

@@ -266,6 +266,10 @@ export const zh: Translation<typeof en> = {
         title: '这个模型不能使用工具',
         fix: '请换一个支持工具调用的模型，或在该服务商的设置中关闭工具调用。',
       },
+      reply_too_large: {
+        title: '模型的回答过大',
+        fix: '回答超过了大小上限，已被截断：请要求更短的回答，或调高该服务商的 “maxReplyChars”。',
+      },
       busy: {
         title: '这个会话仍在运行',
         fix: '请先停止它，或等它结束。',

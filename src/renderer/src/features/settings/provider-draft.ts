@@ -1,4 +1,5 @@
 import type { LlmEntry } from './settings-types.js';
+import { DEFAULT_MAX_REPLY_CHARS } from '../../../../shared/settings/llm-config.js';
 
 export const PROVIDERS = ['openai', 'azure', 'compatible'] as const;
 
@@ -40,6 +41,7 @@ export function entryOf(draft: ProviderDraft, previous?: LlmEntry): LlmEntry {
     toolCalling: 'auto',
     requestTimeoutMs: 120_000,
     maxAttempts: 6,
+    maxReplyChars: DEFAULT_MAX_REPLY_CHARS,
   };
   return {
     ...base,
