@@ -17,6 +17,7 @@ import type { McpServerConfig } from '../../shared/settings/mcp-settings.js';
 import {
   CommandNotFoundError,
   UnconfirmedCommandError,
+  howToConfirm,
   mcpLogPath,
   openTransport,
   type OpenedTransport,
@@ -249,7 +250,9 @@ export class McpServerConnection {
             : undefined;
       this.lastError = this.signInRequired
         ? new SignInRequiredError(this.name).message
-        : `${this.lastFailure === 'unconfirmed' ? 'not started' : 'could not connect'}: ${messageOf(error)}`;
+        : this.lastFailure === 'unconfirmed'
+          ? `not started: ${messageOf(error)}: ${howToConfirm(this.name)}`
+          : `could not connect: ${messageOf(error)}`;
       this.setState('failed');
       // trying again cannot help until the person signs in or confirms the command
       if (!this.signInRequired && this.lastFailure !== 'unconfirmed') this.scheduleReconnect();

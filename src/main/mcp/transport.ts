@@ -27,12 +27,15 @@ export class CommandNotFoundError extends Error {
 
 /** A stdio server nobody has seen the command of: refused here, the one place a server process is started. */
 export class UnconfirmedCommandError extends Error {
-  constructor(server: string) {
-    super(
-      `its command has not been confirmed yet: see it and confirm it with \`manus mcp confirm ${server}\` or in Settings → MCP servers`,
-    );
+  constructor() {
+    super('its command has not been confirmed yet');
     this.name = 'UnconfirmedCommandError';
   }
+}
+
+/** Where the person sees and confirms a server's command. */
+export function howToConfirm(server: string): string {
+  return `see it and confirm it with \`manus mcp confirm ${server}\` or in Settings → MCP servers`;
 }
 
 export function mcpLogPath(logDir: string, server: string): string {
@@ -59,7 +62,7 @@ export async function openTransport(
   if (config.type !== 'stdio') {
     return { transport: remoteTransport(config, authProvider, authProvider?.watchingFetch), pid: () => undefined };
   }
-  if (config.unconfirmed) throw new UnconfirmedCommandError(server);
+  if (config.unconfirmed) throw new UnconfirmedCommandError();
   const { command, env } = await resolveLaunch(config);
   const transport = new StdioClientTransport({ command, args: config.args, env, cwd: config.cwd, stderr: 'pipe' });
   const secrets = [...credentialValues(config.env), ...environmentSecrets()];
