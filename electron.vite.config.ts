@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { defineConfig, externalizeDepsPlugin } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { prerenderFirstScreen } from './scripts/renderer-build/prerender-first-screen.js';
+import { DEV_CSP_NONCE_ENV, META_POLICY_TAG, devServerPolicy } from './src/main/server/csp.js';
 
 /**
  * Finds, once the module graph is built, every module the renderer's entry reaches by static imports: what the
@@ -113,40 +115,65 @@ function compileEntryEagerly(): Plugin {
   };
 }
 
-export default defineConfig({
-  main: {
-    plugins: [externalizeDepsPlugin()],
-    build: {
-      rollupOptions: {
-        input: {
-          index: resolve('src/main/electron/index.ts'),
-          // the store's event writer thread runs its own entry, found beside the code that starts it
-          'event-writer-worker': resolve('src/main/store/event-log/event-writer-worker.ts'),
+/** the dev server's nonce, one per `npm run dev` (the built page allows its inline code by hash instead) */
+const DEV_CSP_NONCE = randomBytes(18).toString('base64url');
+
+/**
+ * Under the dev server, the page's meta policy also allows DEV_CSP_NONCE, which Vite puts on the React plugin's inline
+ * preamble and on the styles it injects (html.cspNonce); the main process sends the same policy as the header.
+ */
+function devPagePolicy(): Plugin {
+  return {
+    name: 'manus:dev-page-policy',
+    apply: 'serve',
+    transformIndexHtml(html) {
+      return html.replace(META_POLICY_TAG, (_meta, open: string, _policy: string, close: string) => {
+        return `${open}${devServerPolicy(DEV_CSP_NONCE)}${close}`;
+      });
+    },
+  };
+}
+
+export default defineConfig(({ command }) => {
+  // the Electron process electron-vite starts inherits this environment (rendererPolicy reads it)
+  if (command === 'serve') process.env[DEV_CSP_NONCE_ENV] = DEV_CSP_NONCE;
+  return {
+    main: {
+      plugins: [externalizeDepsPlugin()],
+      build: {
+        rollupOptions: {
+          input: {
+            index: resolve('src/main/electron/index.ts'),
+            // the store's event writer thread runs its own entry, found beside the code that starts it
+            'event-writer-worker': resolve('src/main/store/event-log/event-writer-worker.ts'),
+          },
         },
       },
     },
-  },
-  preload: {
-    plugins: [externalizeDepsPlugin()],
-    // a sandboxed preload cannot be an ES module: CommonJS, with nothing but electron left external
-    build: { rollupOptions: { input: { index: resolve('src/preload/index.ts') }, output: { format: 'cjs' } } },
-  },
-  renderer: {
-    root: resolve('src/renderer'),
-    // minified: the page parses faster, and a long session opens sooner
-    build: {
-      minify: true,
-      rollupOptions: {
-        input: { index: resolve('src/renderer/index.html') },
-        output: { codeSplitting: { groups: firstScreenChunks } },
-      },
+    preload: {
+      plugins: [externalizeDepsPlugin()],
+      // a sandboxed preload cannot be an ES module: CommonJS, with nothing but electron left external
+      build: { rollupOptions: { input: { index: resolve('src/preload/index.ts') }, output: { format: 'cjs' } } },
     },
-    plugins: [
-      react(),
-      firstScreen.plugin,
-      fetchAppScriptFirst(),
-      compileEntryEagerly(),
-      prerenderFirstScreen('/src/shell/first-screen-html.tsx'),
-    ],
-  },
+    renderer: {
+      root: resolve('src/renderer'),
+      ...(command === 'serve' ? { html: { cspNonce: DEV_CSP_NONCE } } : {}),
+      // minified: the page parses faster, and a long session opens sooner
+      build: {
+        minify: true,
+        rollupOptions: {
+          input: { index: resolve('src/renderer/index.html') },
+          output: { codeSplitting: { groups: firstScreenChunks } },
+        },
+      },
+      plugins: [
+        react(),
+        firstScreen.plugin,
+        fetchAppScriptFirst(),
+        compileEntryEagerly(),
+        prerenderFirstScreen('/src/shell/first-screen-html.tsx'),
+        devPagePolicy(),
+      ],
+    },
+  };
 });

@@ -14,6 +14,7 @@ const ALONE = [
   'tests/app/orphan-sandboxes.integration.test.ts',
   'tests/sandbox/workspace-quota.integration.test.ts',
   'tests/sandbox/workspace-ownership.integration.test.ts',
+  'tests/sandbox/workspace-meter-tamper.integration.test.ts',
 ];
 // the CLI the integration and end-to-end files spawn; unit files import the code instead
 const BUILD_CLI = ['tests/support/global-setup.ts'];

@@ -2,6 +2,9 @@
  * Browser benchmark: how long a browser launch takes, and one browser_use action including the page state and
  * the JPEG screenshot, on a simple local page. Run: npx tsx bench/browser/browser-bench.ts
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { closeSharedBrowsers, leaseBrowser } from '../../src/main/browser/browser-launcher.js';
 import { BrowserSettingsSchema } from '../../src/shared/settings/browser-settings.js';
@@ -33,11 +36,17 @@ async function timed(run: () => Promise<unknown>): Promise<number> {
 async function measureLaunch(): Promise<number[]> {
   const settings = BrowserSettingsSchema.parse({});
   const samples: number[] = [];
-  for (let i = 0; i < LAUNCHES; i++) {
-    const started = performance.now();
-    const lease = await leaseBrowser(settings);
-    samples.push(performance.now() - started);
-    await lease.release();
+  // each session's browser writes into its own private folder, as the app's do
+  const artifactsDir = mkdtempSync(join(tmpdir(), 'manus-bench-browser-'));
+  try {
+    for (let i = 0; i < LAUNCHES; i++) {
+      const started = performance.now();
+      const lease = await leaseBrowser(settings, artifactsDir);
+      samples.push(performance.now() - started);
+      await lease.release();
+    }
+  } finally {
+    rmSync(artifactsDir, { recursive: true, force: true });
   }
   return samples;
 }

@@ -49,6 +49,7 @@ describe('tool events', () => {
       bash: 'bash',
       str_replace_editor: 'file',
       read_document: 'generic',
+      search_files: 'generic',
       browser_use: 'browser',
       web_search: 'search',
       ask_human: 'generic',

@@ -1,13 +1,14 @@
 import type { ChildProcess } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { createServer as createHttpServer, type IncomingMessage } from 'node:http';
-import { connect, createServer, type AddressInfo, type Server } from 'node:net';
+import { connect, type AddressInfo, type Server } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { closeSharedBrowsers } from '../../src/main/browser/browser-launcher.js';
-import { connectDirectly, resolveWithSystem, type EgressNetwork } from '../../src/main/browser/egress-network.js';
-import type { ResolvedAddress } from '../../src/main/browser/address-policy.js';
+import { connectDirectly, resolveWithSystem, type EgressNetwork } from '../../src/main/net/egress-network.js';
+import type { ResolvedAddress } from '../../src/main/net/address-policy.js';
 import { htmlPage, startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
+import { startLoopbackTarget, type LoopbackTarget } from '../support/loopback-target.js';
 import type { TestToolContext } from '../support/tool-context.js';
 import { act, actOk, activePage, browserContext, startCdpChromium, indexOf } from './browser-test-kit.js';
 
@@ -17,32 +18,6 @@ import { act, actOk, activePage, browserContext, startCdpChromium, indexOf } fro
  * guard's address check runs on this real address; only the last hop is redirected.
  */
 const PUBLIC_ADDRESS = '93.184.215.14';
-
-/** The service a hostile page wants to reach: it counts every TCP connection, whatever is sent on it. */
-interface LoopbackTarget {
-  port: number;
-  connections: number;
-  close(): Promise<void>;
-}
-
-async function startLoopbackTarget(): Promise<LoopbackTarget> {
-  const body = '<title>Secret</title><p>router admin</p>';
-  const target = { port: 0, connections: 0, close: () => Promise.resolve() };
-  const server: Server = createServer((socket) => {
-    target.connections++;
-    socket.on('error', () => undefined);
-    socket.once('data', () =>
-      socket.end(
-        `HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
-      ),
-    );
-  });
-  // '::' takes 127.0.0.1 and ::1 on one port
-  await new Promise<void>((resolve) => server.listen(0, '::', resolve));
-  target.port = (server.address() as AddressInfo).port;
-  target.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
-  return target;
-}
 
 let target: LoopbackTarget;
 let site: FixtureServer;
@@ -128,6 +103,9 @@ describe('the browser may not reach this computer or the local network (browser.
       [targetUrl('/', '2130706433'), /127\.0\.0\.1/],
       [targetUrl('/', 'sneaky.test'), /sneaky\.test \(127\.0\.0\.1\)/],
       [targetUrl('/', '0.0.0.0'), /0\.0\.0\.0/],
+      // IPv6 forms of 127.0.0.1: IPv4-mapped, and IPv4-compatible (Chromium writes it ::7f00:1)
+      [targetUrl('/', '[::ffff:127.0.0.1]'), /::ffff:7f00:1/],
+      [targetUrl('/', '[::127.0.0.1]'), /::7f00:1/],
     ];
     for (const [url, shown] of attempts) {
       const result = await act(ctx, { action: 'go_to_url', url });

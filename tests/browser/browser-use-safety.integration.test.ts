@@ -186,7 +186,7 @@ describe('extract_content', () => {
 });
 
 describe('browser sessions', () => {
-  it('keeps cookies apart between sessions and closes the context with the session', async () => {
+  it('keeps cookies apart between sessions, each in its own browser that closes with the session', async () => {
     const alice = session();
     const bob = session();
     await actOk(alice, { action: 'go_to_url', url: server.url('/set-cookie') });
@@ -195,12 +195,13 @@ describe('browser sessions', () => {
     await actOk(bob, { action: 'go_to_url', url: server.url('/show-cookie') });
     expect(await (await activePage(bob)).textContent('#cookie')).toBe('no cookie');
 
-    const aliceContext = (await alice.session.browser.get()).context;
-    const browser = aliceContext.browser()!;
-    expect((await bob.session.browser.get()).context.browser()).toBe(browser);
-    expect(browser.contexts()).toContain(aliceContext);
+    const aliceBrowser = (await alice.session.browser.get()).context.browser()!;
+    const bobBrowser = (await bob.session.browser.get()).context.browser()!;
+    // a browser per session: its downloads go to the session's own private folder
+    expect(bobBrowser).not.toBe(aliceBrowser);
     await alice.session.release();
-    expect(browser.contexts()).not.toContain(aliceContext);
+    expect(aliceBrowser.isConnected()).toBe(false);
+    expect(bobBrowser.isConnected()).toBe(true);
   });
 
   it('ends a 30 s wait when the call is cancelled', async () => {

@@ -121,3 +121,73 @@ describe('packaging', () => {
     expect([...new Set(withScripts)].sort()).toEqual(Object.keys(manifest.allowScripts).sort());
   });
 });
+
+describe('the packaged app as a person first meets it (electron-builder.yml, package.json)', () => {
+  const config = yaml.load(readFileSync('electron-builder.yml', 'utf8')) as {
+    appId: string;
+    files: string[];
+    asarUnpack: string[];
+    npmRebuild: boolean;
+    nodeGypRebuild: boolean;
+    buildDependenciesFromSource: boolean;
+    directories: { buildResources: string };
+    electronFuses: Record<string, boolean>;
+    toolsets: { appimage: string };
+    linux: { executableName: string };
+    deb: { depends: string[] };
+  };
+  const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as {
+    homepage?: string;
+    author?: { name: string; email: string };
+    desktopName?: string;
+    scripts: Record<string, string>;
+  };
+
+  it('re-signs macOS builds ad hoc after the fuses flip, so an unsigned arm64 build launches', async () => {
+    expect(config.electronFuses.resetAdHocDarwinSignature).toBe(true);
+    const { PlatformPackager } = require('app-builder-lib') as {
+      PlatformPackager: { prototype: { generateFuseConfig(fuses: unknown): Promise<Record<string, unknown>> } };
+    };
+    // electron-builder hands it to @electron/fuses, which signs ad hoc after writing the wire
+    const fuseConfig = await PlatformPackager.prototype.generateFuseConfig.call({}, config.electronFuses);
+    expect(fuseConfig.resetAdHocDarwinSignature).toBe(true);
+  });
+
+  it('rebuilds nothing in node_modules (Node keeps its better-sqlite3; cpu-features is never compiled) and packages the Electron build', () => {
+    expect(config.npmRebuild).toBe(false);
+    expect(config.nodeGypRebuild).toBe(false);
+    expect(config.buildDependenciesFromSource).toBe(false);
+    expect(config.files).toContain('native/electron/**');
+    expect(config.asarUnpack).toContain('**/*.node');
+    expect(manifest.scripts.dist).toMatch(/require-electron-sqlite\.mjs && electron-builder --publish never$/);
+    const missing = spawnSync(process.execPath, [resolve('scripts/packaging/require-electron-sqlite.mjs')], {
+      cwd: tmpdir(),
+      encoding: 'utf8',
+    });
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toContain('native/electron/better_sqlite3.node is missing');
+  });
+
+  it('has what the .deb and the desktop integration need: homepage, author, xdg-utils, one desktop file name', () => {
+    expect(manifest.homepage).toMatch(/^https:\/\//);
+    expect(manifest.author).toMatchObject({ name: expect.any(String), email: expect.stringContaining('@') });
+    expect(config.deb.depends).toContain('xdg-utils');
+    expect(manifest.desktopName).toBe(`${config.linux.executableName}.desktop`);
+    // the statically linked AppImage runtime: no libfuse2 needed
+    expect(config.toolsets.appimage).not.toBe('0.0.0');
+  });
+
+  it('uses the appId as the Windows AppUserModelID, and ships an icon electron-builder turns into .icns and .ico', async () => {
+    const { APP_ID } = await import('../../src/main/electron/app-identity.js');
+    expect(config.appId).toBe(APP_ID);
+    const icon = readFileSync(join(config.directories.buildResources, 'icon.png'));
+    expect(icon.subarray(1, 4).toString('ascii')).toBe('PNG');
+    // width and height from the IHDR chunk: macOS needs at least 512×512
+    expect([icon.readUInt32BE(16), icon.readUInt32BE(20)]).toEqual([1024, 1024]);
+  });
+
+  it('checks the Linux sandbox before npm start and npm run dev', () => {
+    expect(manifest.scripts.start).toMatch(/^node scripts\/linux-sandbox-check\.mjs && /);
+    expect(manifest.scripts.dev).toMatch(/^node scripts\/linux-sandbox-check\.mjs && /);
+  });
+});

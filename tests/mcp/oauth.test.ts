@@ -10,6 +10,8 @@ import { McpServerConfigSchema, McpSettingsSchema } from '../../src/shared/setti
 import { McpManager } from '../../src/main/mcp/mcp-manager.js';
 import { createToolContext } from '../support/tool-context.js';
 import { startTestAuthServer, type TestAuthServer } from './support/oauth-server.js';
+import { startLoopbackTarget } from '../support/loopback-target.js';
+import { outboundFetchWith } from '../../src/main/net/guarded-fetch.js';
 
 const FOLLOW_BROWSER = join(import.meta.dirname, 'fixtures', 'follow-browser.mjs');
 
@@ -288,5 +290,56 @@ describe('the loopback redirect', () => {
     await expect(fetch(redirectUri)).rejects.toThrow();
     expect(auth.tokenRequests).toEqual([]);
     expect((await store.read('remote'))?.tokens).toBeUndefined();
+  });
+});
+
+describe('the sign-in metadata a server names, under the egress policy (browser.allowPrivateNetwork off)', () => {
+  /** A loopback admin service on another port than the MCP server: not the origin the person configured. */
+  async function adminService() {
+    const target = await startLoopbackTarget();
+    cleanups.push(() => target.close());
+    return { target, reboot: `http://127.0.0.1:${target.port}/internal-admin?action=reboot` };
+  }
+
+  it('does not fetch a resource_metadata on a loopback admin service: the service sees no request', async () => {
+    const { target, reboot } = await adminService();
+    const { auth, store } = await setup({ challengeMetadataUrl: reboot });
+    const { result } = signIn('remote', remote(auth), store);
+    // the SDK falls back to the server's own origin, which the person configured: the sign-in still works
+    expect(await result).toMatchObject({ status: 'signed_in' });
+    expect(target.connections).toBe(0);
+  });
+
+  it('does not fetch authorization-server metadata on a loopback admin service, nor register or sign in there', async () => {
+    const { target } = await adminService();
+    const { auth, store } = await setup({ authorizationServers: [`http://127.0.0.1:${target.port}/`] });
+    await expect(signIn('remote', remote(auth), store).result).rejects.toThrow();
+    expect(target.connections).toBe(0);
+    expect(auth.registeredClients).toEqual([]);
+  });
+
+  it('nor does a background connection to the server', async () => {
+    const { target, reboot } = await adminService();
+    const { auth, store } = await setup({ challengeMetadataUrl: reboot });
+    const manager = new McpManager(mkdtempSync(join(tmpdir(), 'manus-oauth-logs-')), { credentials: store });
+    cleanups.push(() => manager.close());
+    await manager.apply(McpSettingsSchema.parse({ servers: { remote: remote(auth) } }));
+    expect(manager.status('remote')?.auth).toMatchObject({ signInRequired: true });
+    expect(target.connections).toBe(0);
+  });
+
+  it('fetches them when the person allowed private addresses', async () => {
+    const { target, reboot } = await adminService();
+    const { auth, store } = await setup({ challengeMetadataUrl: reboot });
+    const result = signInToMcpServer({
+      server: 'remote',
+      config: remote(auth),
+      store,
+      signal: new AbortController().signal,
+      outbound: outboundFetchWith(() => true),
+      openBrowser: (url) => openInBrowser(url, { ...process.env, BROWSER: FOLLOW_BROWSER }),
+    });
+    await result.catch(() => undefined);
+    expect(target.connections).toBeGreaterThan(0);
   });
 });

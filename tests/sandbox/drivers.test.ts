@@ -10,6 +10,7 @@ import {
   openSync,
   rmSync,
   symlinkSync,
+  truncateSync,
   unlinkSync,
   writeFileSync,
   writeSync,
@@ -181,9 +182,9 @@ describe('workspace_usage.py', () => {
   it('counts blocks once per hard link, and the space of files deleted while still open', async () => {
     const folder = workspace();
     const meter = startDriver(WORKSPACE_USAGE_SOURCE, folder);
-    const measure = async (): Promise<number> => {
+    const measure = async (request = ''): Promise<number> => {
       const from = meter.messages.length;
-      meter.send('\n');
+      meter.send(`${request}\n`);
       const answer = await meter.next(() => true, from);
       expect(answer).toEqual({ bytes: expect.any(Number) });
       return answer.bytes as number;
@@ -202,6 +203,18 @@ describe('workspace_usage.py', () => {
     cleanups.push(() => closeSync(fd));
     writeSync(fd, Buffer.alloc(MIB, 2));
     unlinkSync(held);
-    expect((await measure()) - withFile).toBeGreaterThanOrEqual(MIB);
+    const withHeld = await measure();
+    expect(withHeld - withFile).toBeGreaterThanOrEqual(MIB);
+    // `open`: only what deleted files still hold (the host walks the rest of a bind-mounted workspace)
+    const open = await measure('open');
+    expect(open).toBeGreaterThanOrEqual(MIB);
+    expect(open).toBeLessThan(withFile);
+
+    // `apparent`: a sparse file at its size, what a copy writes on the host
+    const sparse = join(folder, 'sparse');
+    writeFileSync(sparse, '');
+    truncateSync(sparse, 64 * MIB);
+    expect((await measure()) - withHeld).toBeLessThan(MIB);
+    expect((await measure('apparent')) - withHeld).toBeGreaterThanOrEqual(64 * MIB);
   });
 });

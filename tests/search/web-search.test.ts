@@ -6,6 +6,8 @@ import type { ToolResult } from '../../src/main/tool/tool.js';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { createToolContext, type TestToolContext } from '../support/tool-context.js';
 import { fakeEngineRoutes } from './search-fixtures.js';
+import { connectDirectly, resolveWithSystem, type EgressNetwork } from '../../src/main/net/egress-network.js';
+import { startLoopbackTarget, type LoopbackTarget } from '../support/loopback-target.js';
 
 let server: FixtureServer;
 
@@ -170,9 +172,59 @@ describe('web_search fallbacks', () => {
   });
 });
 
+/** A public address the test resolver gives `public.test`; the connector delivers it to the fixture server. */
+const PUBLIC_ADDRESS = '93.184.215.14';
+
+/** The egress policy's network in these tests: `public.test` is a public name for the fixture server. */
+const testNetwork: EgressNetwork = {
+  resolve: async (host) =>
+    host === 'public.test' ? [{ address: PUBLIC_ADDRESS, family: 4 }] : resolveWithSystem(host),
+  connect: (address, port) =>
+    address === PUBLIC_ADDRESS
+      ? connectDirectly('127.0.0.1', Number(new URL(server.url('/')).port))
+      : connectDirectly(address, port),
+};
+
+function publicUrl(path: string): string {
+  return `http://public.test:${new URL(server.baseUrl).port}${path}`;
+}
+
+/** A DuckDuckGo results page listing `urls`, served on the fixture server at `path`. */
+function resultsListing(path: string, urls: string[]): string {
+  server.route(path, {
+    contentType: 'text/html',
+    body: urls
+      .map(
+        (url, n) =>
+          `<div class="result"><a class="result__a" href="${url}">Result ${n + 1}</a><a class="result__snippet">s</a></div>`,
+      )
+      .join(''),
+  });
+  return server.url(path);
+}
+
+/** A session searching DuckDuckGo at `listing` (on loopback: the engine the person configured), on the test network. */
+function fetchingContext(listing: string, search: Record<string, unknown> = {}, allowPrivateNetwork = false) {
+  const ctx = createToolContext({
+    settings: {
+      search: {
+        retryDelayMs: 10,
+        engine: 'duckduckgo',
+        fallbackEngines: [],
+        engines: engineSettings({ duckduckgo: { baseUrl: listing } }),
+        ...search,
+      },
+      browser: { allowPrivateNetwork },
+    },
+  });
+  ctx.useEgressNetwork(testNetwork);
+  return ctx;
+}
+
 describe('web_search fetch_content', () => {
   it("fetches each result's page as text, within the size limit", async () => {
-    const ctx = searchContext({ engine: 'duckduckgo', fallbackEngines: [], maxContentLength: 500 });
+    const listing = resultsListing('/ddg-public/html/', ['/page/1', '/page/2', '/page/3'].map(publicUrl));
+    const ctx = fetchingContext(listing, { maxContentLength: 500 });
     const result = await search(ctx, { query: 'pages', num_results: 3, fetch_content: true });
     const output = result.output ?? '';
     expect(output).toContain('Content:\n# Page one\n\nThe first page has _useful_ facts.');
@@ -182,19 +234,62 @@ describe('web_search fetch_content', () => {
   });
 
   it('notes a page that cannot be fetched instead of failing the search', async () => {
-    server.route('/ddg-dead/html/', {
-      contentType: 'text/html',
-      body: `<div class="result"><a class="result__a" href="${server.url('/missing-page')}">Dead link</a><a class="result__snippet">gone</a></div>`,
-    });
-    const ctx = searchContext({
-      engine: 'duckduckgo',
-      fallbackEngines: [],
-      engines: engineSettings({ duckduckgo: { baseUrl: server.url('/ddg-dead/html/') } }),
-    });
+    const ctx = fetchingContext(resultsListing('/ddg-dead/html/', [publicUrl('/missing-page')]));
     const result = await search(ctx, { query: 'dead', fetch_content: true });
-    expect(result.output).toContain('Content:\n(could not fetch the page: HTTP 404 from 127.0.0.1');
+    expect(result.output).toContain('Content:\n(could not fetch the page: HTTP 404 from public.test');
+  });
+});
+
+describe('web_search fetch_content under the egress policy (browser.allowPrivateNetwork off)', () => {
+  let target: LoopbackTarget;
+
+  beforeAll(async () => {
+    target = await startLoopbackTarget();
+    const admin = (host: string) => ({
+      status: 302,
+      headers: { Location: `http://${host}:${target.port}/internal-admin?action=reboot` },
+    });
+    server.route('/redirects-to-admin', admin('127.0.0.1'));
+    server.route('/redirects-to-mapped', admin('[::ffff:127.0.0.1]'));
+    server.route('/redirects-to-compatible', admin('[::127.0.0.1]'));
   });
 
+  afterAll(async () => {
+    await target?.close();
+  });
+
+  const hostileResults = () => [
+    `http://127.0.0.1:${target.port}/internal-admin`,
+    `http://[::ffff:127.0.0.1]:${target.port}/`,
+    publicUrl('/redirects-to-admin'),
+    publicUrl('/redirects-to-mapped'),
+    publicUrl('/redirects-to-compatible'),
+  ];
+
+  it('does not read a loopback admin service named by a hostile result or a redirect; the service sees no request', async () => {
+    target.connections = 0;
+    // the engine itself is on loopback: the person configured it, so it stays reachable
+    const ctx = fetchingContext(resultsListing('/ddg-hostile/html/', hostileResults()));
+    const result = await search(ctx, { query: 'admin', num_results: 5, fetch_content: true });
+    const output = result.output ?? '';
+    expect(result.error).toBeUndefined();
+    expect(output).not.toContain('router admin');
+    expect(output.match(/could not fetch the page: Refused to connect to [^\n]*loopback address/g)).toHaveLength(5);
+    expect(output).toContain('Refused to connect to ::7f00:1: it is a loopback address');
+    expect(output).toContain('browser.allowPrivateNetwork');
+    expect(target.connections).toBe(0);
+  });
+
+  it('reads them when the person allowed private addresses (browser.allowPrivateNetwork on)', async () => {
+    target.connections = 0;
+    const ctx = fetchingContext(resultsListing('/ddg-allowed/html/', [publicUrl('/redirects-to-admin')]), {}, true);
+    const result = await search(ctx, { query: 'admin', fetch_content: true });
+    expect(result.output).toContain('router admin');
+    expect(target.connections).toBe(1);
+  });
+});
+
+describe('web_search arguments', () => {
   it('checks its arguments', () => {
     expect(webSearchTool.parameters.safeParse({ query: '  ' }).success).toBe(false);
     expect(webSearchTool.parameters.safeParse({ query: 'x', num_results: 50 }).success).toBe(false);

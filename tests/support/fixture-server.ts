@@ -2,6 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -19,7 +21,8 @@ export interface FixtureReply {
   status?: number;
   contentType?: string;
   headers?: Record<string, string>;
-  body?: string | Buffer;
+  /** an async iterable is streamed chunk by chunk (a slow or endless body); the client going away ends it */
+  body?: string | Buffer | AsyncIterable<Buffer>;
 }
 
 export interface RecordedRequest {
@@ -94,7 +97,9 @@ async function answer(
     'Content-Type': reply.contentType ?? 'text/html; charset=utf-8',
     ...reply.headers,
   });
-  response.end(reply.body ?? '');
+  const body = reply.body ?? '';
+  if (typeof body === 'string' || Buffer.isBuffer(body)) response.end(body);
+  else await pipeline(Readable.from(body), response).catch(() => undefined);
 }
 
 /**

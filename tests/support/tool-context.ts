@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { CoreEventInput } from '../../src/shared/events.js';
-import type { EgressNetwork } from '../../src/main/browser/egress-network.js';
+import type { EgressNetwork } from '../../src/main/net/egress-network.js';
 import { HumanChannel } from '../../src/main/human/human-channel.js';
 import type { Llm } from '../../src/main/llm/types.js';
 import { createLiveSessionContext, type LiveSessionContext } from '../../src/main/session/live-session-context.js';

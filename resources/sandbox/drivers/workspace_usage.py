@@ -1,7 +1,9 @@
 # Measures /workspace from inside the sandbox, as the sandbox's own user (`python3 -u -c <this>`), so a link swapped in
 # mid-walk can only ever point it at what that user sees. It stays running: each line on stdin asks for one
 # measurement, answered by a line {"bytes": N}: the blocks of every entry (links never followed, hard links once), plus
-# files deleted while still open, which keep their space until closed.
+# files deleted while still open, which keep their space until closed. The line `open` asks for those open files only
+# (the host walks a bind-mounted workspace itself); `apparent` counts a file at its size when that is more than its
+# blocks (a copied workspace: a sparse file reaches the host at its full size).
 
 import json, os, stat, sys
 
@@ -26,22 +28,27 @@ def listing(folder):
     except OSError:
         return []
 
-def measure():
+def measure(request):
     seen = set()
     total = 0
+    apparent = request == 'apparent'
 
-    def count(info):
+    def count(info, held=False):
         nonlocal total
         if info.st_nlink != 1:
             key = (info.st_dev, info.st_ino)
             if key in seen:
                 return
             seen.add(key)
-        total += info.st_blocks * 512
+        blocks = info.st_blocks * 512
+        # a deleted file never reaches the host: only its blocks count
+        total += max(blocks, info.st_size) if apparent and not held and stat.S_ISREG(info.st_mode) else blocks
 
     root = os.lstat(ROOT)
-    count(root)
-    pending = [ROOT]
+    pending = []
+    if request != 'open':
+        count(root)
+        pending.append(ROOT)
     while pending:
         for entry in listing(pending.pop()):
             try:
@@ -68,12 +75,12 @@ def measure():
             except OSError:
                 continue
             if info.st_nlink == 0 and info.st_dev == root.st_dev and stat.S_ISREG(info.st_mode):
-                count(info)
+                count(info, held=True)
     return total
 
-for _ in sys.stdin:
+for line in sys.stdin:
     try:
-        answer = {'bytes': measure()}
+        answer = {'bytes': measure(line.strip())}
     except OSError as error:
         answer = {'error': str(error)}
     sys.stdout.write(json.dumps(answer) + '\n')

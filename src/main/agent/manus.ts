@@ -8,6 +8,7 @@ export const MANUS_TOOL_NAMES = [
   'bash',
   'str_replace_editor',
   'read_document',
+  'search_files',
   'browser_use',
   'web_search',
   'ask_human',

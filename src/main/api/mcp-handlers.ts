@@ -8,6 +8,7 @@ import { confirmLaunches, LaunchChangedError } from '../mcp/launch-confirmation.
 import { maskSecrets } from '../store/settings-secrets.js';
 import { CoreApiError } from './invoke.js';
 import type { SettingsAccess } from './settings-access.js';
+import { outboundFetchWith } from '../net/guarded-fetch.js';
 
 /** how long the MCP status request waits for servers still connecting before answering with what it has */
 const MCP_STATUS_WAIT_MS = 8_000;
@@ -31,6 +32,7 @@ export function createMcpHandlers(options: {
   mcpCredentials?: McpCredentialStore;
 }): McpHandlers {
   const { dataDir, settings, mcpCredentials } = options;
+  const outbound = outboundFetchWith(() => settings.read().browser.allowPrivateNetwork);
   // the settings screen's own MCP connections: status and tool lists without a session
   let inspector: McpManager | undefined;
   let inspectorIdle: ReturnType<typeof setTimeout> | undefined;
@@ -41,7 +43,9 @@ export function createMcpHandlers(options: {
     await closing?.close();
   };
   // a sign-in or sign-out changes what the server answers: its inspector connection starts over at the next poll
-  const signIns = mcpCredentials ? new McpSignIns(mcpCredentials, () => void closeInspector()) : undefined;
+  const signIns = mcpCredentials
+    ? new McpSignIns(mcpCredentials, () => void closeInspector(), undefined, outbound)
+    : undefined;
   const requireSignIns = (): McpSignIns => {
     if (!signIns) throw new CoreApiError('unavailable', 'Signing in to MCP servers is not available here.');
     return signIns;
@@ -56,7 +60,7 @@ export function createMcpHandlers(options: {
 
   const handlers: McpHandlers['handlers'] = {
     mcpStatus: async () => {
-      const manager = (inspector ??= new McpManager(join(dataDir, 'logs'), { credentials: mcpCredentials }));
+      const manager = (inspector ??= new McpManager(join(dataDir, 'logs'), { credentials: mcpCredentials, outbound }));
       clearTimeout(inspectorIdle);
       inspectorIdle = setTimeout(() => void closeInspector(), INSPECTOR_IDLE_MS);
       inspectorIdle.unref?.();

@@ -14,11 +14,14 @@ const QUIET_ARGS = [
 
 interface SharedBrowser {
   starting: Promise<Browser>;
-  /** sessions holding a context in it; the browser closes when the last lets go */
+  /** contexts opened in it; the browser closes when the last lets go */
   leases: number;
 }
 
-/** One browser per process and launch configuration; sessions get their own contexts inside it. */
+/**
+ * One browser per launch configuration and artifacts folder. Each session brings its own private folder, so each
+ * has its own browser: its downloads are written there, measured against its workspace, and removed with it.
+ */
 const browsers = new Map<string, SharedBrowser>();
 
 export interface BrowserLease {
@@ -46,22 +49,24 @@ export function launchOptionsFor(
         ? chromiumSandboxDecision(probeHost(executable.executablePath)).enabled
         : settings.chromiumSandbox === 'on',
     args: [...QUIET_ARGS, ...settings.extraArgs],
+    // Playwright turns Chromium's pop-up blocker off; on, a page opens one pop-up per click, not hundreds in a loop
+    ignoreDefaultArgs: ['--disable-popup-blocking'],
     proxy: settings.proxy,
     timeout: settings.launchTimeoutMs,
   };
 }
 
-function configKey(settings: LaunchSettings): string {
+function configKey(settings: LaunchSettings, artifactsDir: string): string {
   const { headless, executablePath, channel, cdpUrl, proxy, extraArgs, chromiumSandbox } = settings;
-  return JSON.stringify({ headless, executablePath, channel, cdpUrl, proxy, extraArgs, chromiumSandbox });
+  return JSON.stringify({ headless, executablePath, channel, cdpUrl, proxy, extraArgs, chromiumSandbox, artifactsDir });
 }
 
-async function startBrowser(settings: LaunchSettings): Promise<Browser> {
+async function startBrowser(settings: LaunchSettings, artifactsDir: string): Promise<Browser> {
   // loaded on first use: Playwright costs about half a second of start-up to every host that never browses
   const { chromium } = await import('playwright');
   if (settings.cdpUrl) {
     try {
-      return await chromium.connectOverCDP(settings.cdpUrl, { timeout: settings.launchTimeoutMs });
+      return await chromium.connectOverCDP(settings.cdpUrl, { timeout: settings.launchTimeoutMs, artifactsDir });
     } catch (error) {
       throw new Error(
         `Could not connect to the browser at browser.cdpUrl (${settings.cdpUrl}): ${firstLine(error)}. ` +
@@ -70,7 +75,8 @@ async function startBrowser(settings: LaunchSettings): Promise<Browser> {
       );
     }
   }
-  const options = launchOptionsFor(settings);
+  // downloads (and any other artifact) go to the session's private folder, not a playwright-artifacts-* in /tmp
+  const options: LaunchOptions = { ...launchOptionsFor(settings), artifactsDir, downloadsPath: artifactsDir };
   try {
     return await chromium.launch(options);
   } catch (error) {
@@ -91,12 +97,15 @@ async function startBrowser(settings: LaunchSettings): Promise<Browser> {
   }
 }
 
-/** The shared browser for these settings, launched (or connected) on first use and again after it died. */
-export async function leaseBrowser(settings: LaunchSettings): Promise<BrowserLease> {
-  const key = configKey(settings);
+/**
+ * The browser for these settings writing into `artifactsDir` (a private folder its caller made and removes), launched
+ * (or connected) on first use and again after it died.
+ */
+export async function leaseBrowser(settings: LaunchSettings, artifactsDir: string): Promise<BrowserLease> {
+  const key = configKey(settings, artifactsDir);
   let entry = browsers.get(key);
   if (!entry) {
-    const created: SharedBrowser = { starting: startBrowser(settings), leases: 0 };
+    const created: SharedBrowser = { starting: startBrowser(settings, artifactsDir), leases: 0 };
     browsers.set(key, created);
     const forget = () => {
       if (browsers.get(key) === created) browsers.delete(key);

@@ -1,20 +1,36 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { BrowserContext, Dialog, Download, Locator, Page } from 'playwright';
 import type { BrowserSettings } from '../../shared/settings/browser-settings.js';
 import { CLICK_LISTENER_TRACKER } from './dom-index-script.js';
 import { indexPage, type PageState } from './page-state.js';
+import { finishedWithinLimits } from './download-limits.js';
 import { createFree } from '../workspace/free-name.js';
 import { WorkspaceRoot } from '../workspace/workspace-root.js';
+import { workspaceBytes } from '../workspace/workspace-size.js';
 import type { EgressGuard } from './egress-guard.js';
+
+const MIB = 1024 * 1024;
 
 export interface DownloadOutcome {
   /** path relative to the workspace, when saved */
   path?: string;
   url: string;
   error?: string;
+}
+
+export interface BrowserSessionOptions {
+  settings: BrowserSettings;
+  /** host path of the session workspace (downloads land there) */
+  workspace: string;
+  /** the session's private folder (0700) Playwright writes downloads into before they are copied in */
+  artifactsDir: string;
+  /** the workspace quota in MB, read at each download (0: no quota); downloads count against it */
+  workspaceQuotaMb: () => number;
+  /** called once the context is closed (closes the session's browser and its private folder) */
+  releaseBrowser: () => Promise<void>;
+  /** the proxy the context's traffic goes through; none when private addresses are allowed */
+  egressGuard?: EgressGuard;
 }
 
 export interface Screenshot {
@@ -44,28 +60,37 @@ export class BrowserSession {
   /** tabs opened by the page itself (target=_blank, window.open) during the current action */
   private openedByPage: number[] = [];
 
+  /** tabs the pages opened past `settings.maxTabs` since the last report, closed as they opened */
+  private tabsClosedOverLimit = 0;
+  /** aborted when the session closes: downloads still running are cancelled */
+  private readonly closing = new AbortController();
+  readonly settings: BrowserSettings;
+  readonly workspace: string;
+  readonly egressGuard: EgressGuard | undefined;
+
   private constructor(
     readonly context: BrowserContext,
-    readonly settings: BrowserSettings,
-    readonly workspace: string,
-    private readonly releaseBrowser: () => Promise<void>,
-    /** the proxy the context's traffic goes through; none when private addresses are allowed */
-    readonly egressGuard: EgressGuard | undefined,
-  ) {}
+    private readonly options: BrowserSessionOptions,
+  ) {
+    this.settings = options.settings;
+    this.workspace = options.workspace;
+    this.egressGuard = options.egressGuard;
+  }
 
-  /** `releaseBrowser` is called once the context is closed (lets the shared browser close when idle). */
-  static async open(
-    context: BrowserContext,
-    settings: BrowserSettings,
-    workspace: string,
-    releaseBrowser: () => Promise<void>,
-    egressGuard?: EgressGuard,
-  ): Promise<BrowserSession> {
-    const session = new BrowserSession(context, settings, workspace, releaseBrowser, egressGuard);
+  static async open(context: BrowserContext, options: BrowserSessionOptions): Promise<BrowserSession> {
+    const { settings } = options;
+    const session = new BrowserSession(context, options);
     context.setDefaultTimeout(settings.actionTimeoutMs);
     context.setDefaultNavigationTimeout(settings.navigationTimeoutMs);
     await context.addInitScript({ content: CLICK_LISTENER_TRACKER });
     context.on('page', (page) => {
+      if (session.tabIds.has(page)) return;
+      // a page opening pop-ups in a loop would grow the browser without bound: extras close as they open
+      if (session.tabs.size >= settings.maxTabs) {
+        session.tabsClosedOverLimit++;
+        void page.close().catch(() => undefined);
+        return;
+      }
       const id = session.register(page);
       session.openedByPage.push(id);
     });
@@ -109,6 +134,11 @@ export class BrowserSession {
   }
 
   async openTab(url?: string): Promise<Page> {
+    if (this.tabs.size >= this.settings.maxTabs) {
+      throw new Error(
+        `${this.tabs.size} tabs are open, the most this browser keeps (browser.maxTabs); close one with close_tab first.`,
+      );
+    }
     const page = await this.context.newPage();
     const id = this.register(page);
     this.openedByPage = this.openedByPage.filter((opened) => opened !== id);
@@ -236,32 +266,36 @@ export class BrowserSession {
     return Promise.all(pending);
   }
 
+  /** A note for the model when pages opened tabs past the limit since the last call (they were closed). */
+  takeTabLimitNote(): string | undefined {
+    const closed = this.tabsClosedOverLimit;
+    this.tabsClosedOverLimit = 0;
+    if (closed === 0) return undefined;
+    return (
+      `The page tried to open ${closed} more ${closed === 1 ? 'tab' : 'tabs'} than the ${this.settings.maxTabs} ` +
+      'this browser keeps (browser.maxTabs); they were closed as they opened.'
+    );
+  }
+
   /**
-   * Playwright saves into a private folder outside the workspace; the file is then copied in through the
-   * workspace's held handle under a name that was free (exclusive create): a link the sandbox planted under the
-   * name is never written through.
+   * Playwright saves into the session's private folder, outside the workspace, counting against the workspace
+   * quota and its time limit as it grows; the file is then copied in through the workspace's held handle under a
+   * name that was free (exclusive create): a link the sandbox planted under the name is never written through.
    */
   private async saveDownload(download: Download): Promise<DownloadOutcome> {
     const url = download.url();
-    const staging = await mkdtemp(join(tmpdir(), 'manus-download-'));
     try {
-      const staged = join(staging, 'download');
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`not finished after ${this.settings.downloadTimeoutMs} ms`)),
-          this.settings.downloadTimeoutMs,
-        );
+      const quotaMb = this.options.workspaceQuotaMb();
+      const finished = await finishedWithinLimits(download, {
+        timeoutMs: this.settings.downloadTimeoutMs,
+        space: quotaMb > 0 ? { leftBytes: quotaMb * MIB - workspaceBytes(this.workspace), quotaMb } : undefined,
+        artifactsDir: this.options.artifactsDir,
+        signal: this.closing.signal,
       });
-      try {
-        await Promise.race([download.saveAs(staged), timeout]);
-      } finally {
-        clearTimeout(timer);
-      }
       const path = WorkspaceRoot.with(this.workspace, (root) => {
         const folder = root.target(this.settings.downloadsFolder).parts;
         root.createFolders(folder);
-        const name = createFree(root, folder, downloadName(download.suggestedFilename()), { copyOf: staged }, 2);
+        const name = createFree(root, folder, downloadName(download.suggestedFilename()), { copyOf: finished }, 2);
         return join(...folder, name);
       });
       return { url, path };
@@ -269,14 +303,15 @@ export class BrowserSession {
       // the report adds its own full stop
       return { url, error: (error instanceof Error ? error.message : String(error)).replace(/\.$/, '') };
     } finally {
-      await rm(staging, { recursive: true, force: true });
+      await download.delete().catch(() => undefined);
     }
   }
 
   async close(): Promise<void> {
+    this.closing.abort();
     await this.settleDownloads().catch(() => undefined);
     await this.context.close().catch(() => undefined);
-    await this.releaseBrowser();
+    await this.options.releaseBrowser();
   }
 }
 

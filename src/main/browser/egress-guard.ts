@@ -5,10 +5,11 @@ import {
   type IncomingMessage,
   type ServerResponse,
 } from 'node:http';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { bareHost, hostOf, pinPublicAddress, PrivateAddressError } from './address-policy.js';
-import type { EgressNetwork } from './egress-network.js';
+import { bareHost, hostOf, pinPublicAddress, PrivateAddressError } from '../net/address-policy.js';
+import { connectChecked, type EgressNetwork } from '../net/egress-network.js';
 
 /** Refusals kept for the report after an action; a page hammering private addresses cannot grow this forever. */
 const MAX_KEPT_REFUSALS = 20;
@@ -34,6 +35,9 @@ const HOP_HEADERS = new Set([
 export interface EgressGuard {
   /** http://127.0.0.1:PORT, the browser context's proxy */
   readonly proxyServer: string;
+  /** the credential the guard asks of every request: only the session's own browser is given it */
+  readonly username: string;
+  readonly password: string;
   /** Throws the refusal a URL would meet, before the browser tries it (for a clear error). */
   checkUrl(url: string): Promise<void>;
   /** Refusal messages since the last call, oldest first. */
@@ -55,10 +59,11 @@ function forwardedHeaders(headers: IncomingMessage['headers']): Record<string, s
   return kept;
 }
 
-function refuse(socket: Duplex, status: number, message: string): void {
+function refuse(socket: Duplex, status: number, message: string, headers: Record<string, string> = {}): void {
   const body = Buffer.from(message);
+  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
   socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${extra.join('')}` +
       `Content-Type: text/plain; charset=utf-8\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
   );
 }
@@ -70,12 +75,29 @@ function parseAuthority(authority: string): { host: string; port: number } | und
   return { host: bareHost(match[1]!), port: Number(match[2]) };
 }
 
+/** Whether a request carries the guard's credential (Proxy-Authorization: Basic), compared in constant time. */
+function hasCredential(request: IncomingMessage, expected: Buffer): boolean {
+  const [scheme, token] = String(request.headers['proxy-authorization'] ?? '').split(' ');
+  if (scheme?.toLowerCase() !== 'basic' || !token) return false;
+  // both sides hashed first: timingSafeEqual needs equal lengths, and the length must not leak either
+  const digest = (value: Buffer | string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(Buffer.from(token, 'base64')), digest(expected));
+}
+
+const CREDENTIAL_REQUIRED = "This proxy is for one browser session; it needs that session's credential.";
+const CREDENTIAL_CHALLENGE = { 'Proxy-Authenticate': 'Basic realm="manus-egress"' };
+
 interface Refusal {
   status: number;
   message: string;
 }
 
 export async function startEgressGuard(network: EgressNetwork): Promise<EgressGuard> {
+  // any local process can find a loopback port: without this credential it cannot tunnel through the guard
+  // (and reach the person's upstream proxy with their Proxy-Authorization)
+  const username = 'manus';
+  const password = randomBytes(24).toString('base64url');
+  const credential = Buffer.from(`${username}:${password}`);
   let refusals: string[] = [];
   const sockets = new Set<Duplex>();
   const track = (socket: Duplex) => {
@@ -88,8 +110,7 @@ export async function startEgressGuard(network: EgressNetwork): Promise<EgressGu
   /** The socket to `host:port`, or the status and message to answer the browser with. */
   const open = async (host: string, port: number): Promise<Socket | Refusal> => {
     try {
-      const pinned = await pinPublicAddress(host, network.resolve);
-      const socket = await network.connect(pinned.address, port);
+      const socket = await connectChecked(network, host, port);
       track(socket);
       return socket;
     } catch (error) {
@@ -104,6 +125,10 @@ export async function startEgressGuard(network: EgressNetwork): Promise<EgressGu
   };
 
   const forwardRequest = async (request: IncomingMessage, response: ServerResponse) => {
+    if (!hasCredential(request, credential)) {
+      response.writeHead(407, { ...CREDENTIAL_CHALLENGE, 'Content-Type': 'text/plain' }).end(CREDENTIAL_REQUIRED);
+      return;
+    }
     const target = URL.canParse(request.url ?? '') ? new URL(request.url ?? '') : undefined;
     if (target?.protocol !== 'http:') {
       response.writeHead(400, { 'Content-Type': 'text/plain' }).end('Only absolute http:// requests and CONNECT.');
@@ -138,6 +163,7 @@ export async function startEgressGuard(network: EgressNetwork): Promise<EgressGu
   server.on('connection', track);
   server.on('connect', (request: IncomingMessage, client: Duplex, head: Buffer) => {
     void (async () => {
+      if (!hasCredential(request, credential)) return refuse(client, 407, CREDENTIAL_REQUIRED, CREDENTIAL_CHALLENGE);
       const authority = parseAuthority(request.url ?? '');
       if (!authority) return refuse(client, 400, `Bad CONNECT target ${request.url ?? ''}.`);
       const opened = await open(authority.host, authority.port);
@@ -161,6 +187,8 @@ export async function startEgressGuard(network: EgressNetwork): Promise<EgressGu
 
   return {
     proxyServer: `http://127.0.0.1:${port}`,
+    username,
+    password,
     async checkUrl(url) {
       const parsed = new URL(url);
       if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return;

@@ -17,11 +17,13 @@ export interface PageReport {
   url: string;
 }
 
-/** Notes about things that happened beside the action: tabs the page opened, downloads, a refused location. */
+/** Notes about things that happened beside the action: tabs the page opened or had closed, downloads, a refused location. */
 async function sideEffects(session: BrowserSession): Promise<string[]> {
   const notes: string[] = [];
   const opened = session.adoptTabOpenedByPage();
   if (opened !== undefined) notes.push(`The page opened tab ${opened}; it is now the active tab.`);
+  const tabLimit = session.takeTabLimitNote();
+  if (tabLimit) notes.push(tabLimit);
   const page = await session.activePage();
   if (!isAllowedLocation(page.url(), session.settings.allowedSchemes)) {
     const refused = page.url();

@@ -1,9 +1,10 @@
 import type { BrowserSettings } from '../../shared/settings/browser-settings.js';
 import { leaseBrowser, type BrowserLease } from './browser-launcher.js';
 import { BrowserSession } from './browser-session.js';
+import { makeBrowserPrivateFolder } from './browser-private-folder.js';
 import { startEgressGuard, type EgressGuard } from './egress-guard.js';
-import { hostOf, nonPublicRange } from './address-policy.js';
-import { systemNetwork, type EgressNetwork } from './egress-network.js';
+import { hostOf, nonPublicRange } from '../net/address-policy.js';
+import { systemNetwork, type EgressNetwork } from '../net/egress-network.js';
 
 /**
  * WebRTC sends UDP (STUN, ICE checks) to any address a page names, past every HTTP proxy, and Chrome takes its
@@ -27,6 +28,10 @@ export interface SessionBrowserOptions {
   settings: BrowserSettings;
   /** host path of the session workspace (downloads land there) */
   workspace: string;
+  /** the workspace quota in MB (0: none), read at each download: downloads count against it */
+  workspaceQuotaMb: () => number;
+  /** the data folder: the browser's private folder is made in it */
+  dataDir?: string;
   /** a resolver or connector for the egress guard to use instead of the system's (tests give names addresses) */
   egressNetwork?: Partial<EgressNetwork>;
 }
@@ -35,24 +40,33 @@ export interface SessionBrowserOptions {
 export async function openSessionBrowser(options: SessionBrowserOptions): Promise<BrowserSession> {
   const { settings, workspace } = options;
   if (!settings.allowPrivateNetwork) refuseRemoteCdp(settings.cdpUrl);
-  // without the rule there is nothing to guard: the browser goes out as it always did (or via browser.proxy)
-  const guard: EgressGuard | undefined = settings.allowPrivateNetwork
-    ? undefined
-    : await startEgressGuard({
-        ...systemNetwork(settings.proxy),
-        ...options.egressNetwork,
-      });
-  const releaseGuard = async () => guard?.close();
+  const privateFolder = await makeBrowserPrivateFolder(options.dataDir);
+  const { artifactsDir } = privateFolder;
+  let guard: EgressGuard | undefined;
+  try {
+    // without the rule there is nothing to guard: the browser goes out as it always did (or via browser.proxy)
+    guard = settings.allowPrivateNetwork
+      ? undefined
+      : await startEgressGuard({ ...systemNetwork(settings.proxy), ...options.egressNetwork });
+  } catch (error) {
+    await privateFolder.remove();
+    throw error;
+  }
+  const releaseGuard = async () => {
+    await guard?.close();
+    await privateFolder.remove();
+  };
   let lease: BrowserLease;
   try {
-    lease = await leaseBrowser(settings);
+    lease = await leaseBrowser(settings, artifactsDir);
   } catch (error) {
     await releaseGuard();
     throw error;
   }
+  // the browser closes before its folder goes: nothing is written into it after
   const release = async () => {
-    await releaseGuard();
     await lease.release();
+    await releaseGuard();
   };
   try {
     const context = await lease.browser.newContext({
@@ -60,11 +74,23 @@ export async function openSessionBrowser(options: SessionBrowserOptions): Promis
       acceptDownloads: true,
       userAgent: settings.userAgent,
       // naming <-loopback> makes even this computer's addresses go through the guard (Chromium skips them by default)
-      proxy: guard && { server: guard.proxyServer, bypass: '<-loopback>' },
+      proxy: guard && {
+        server: guard.proxyServer,
+        bypass: '<-loopback>',
+        username: guard.username,
+        password: guard.password,
+      },
     });
     try {
       if (guard) await context.addInitScript({ content: WITHOUT_WEBRTC });
-      return await BrowserSession.open(context, settings, workspace, release, guard);
+      return await BrowserSession.open(context, {
+        settings,
+        workspace,
+        artifactsDir,
+        workspaceQuotaMb: options.workspaceQuotaMb,
+        releaseBrowser: release,
+        egressGuard: guard,
+      });
     } catch (error) {
       await context.close().catch(() => undefined);
       throw error;

@@ -9,6 +9,7 @@ import { sandboxCommand } from './commands/sandbox.js';
 import { mcpCommand } from './commands/mcp.js';
 import { mcpServerCommand } from './commands/mcp-server.js';
 import { a2aCommand } from './commands/a2a.js';
+import { indexCommand } from './commands/index-folders.js';
 import { prepareServerOptions } from './commands/server-options.js';
 import { SWEEP_COMMAND, startSweep, sweepCommand } from './commands/sandbox-sweep.js';
 
@@ -38,6 +39,7 @@ export function createProgram(): Command {
     .addCommand(mcpCommand(loadStoreDeps))
     .addCommand(mcpServerCommand(loadServeDeps))
     .addCommand(a2aCommand(loadServeDeps))
+    .addCommand(indexCommand())
     .addCommand(flowCommand())
     .addCommand(resumeCommand())
     .addCommand(serveCommand({ version: CLI_VERSION }))

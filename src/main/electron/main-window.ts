@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BrowserWindow } from 'electron';
-import { CONTENT_SECURITY_POLICY, pagePolicy } from '../server/csp.js';
+import { app, BrowserWindow } from 'electron';
+import { CONTENT_SECURITY_POLICY, DEV_CSP_NONCE_ENV, devServerPolicy, pagePolicy } from '../server/csp.js';
 import { loadWindowState, rememberWindowState } from './window-state.js';
 
 const BACKGROUND = '#0f1115';
@@ -10,15 +10,27 @@ const BACKGROUND = '#0f1115';
 /** the built page, beside the main process's code */
 const RENDERER_PAGE = join(import.meta.dirname, '../renderer/index.html');
 
-/** The renderer's URL: the electron-vite dev server in development, the built file otherwise. */
-export function rendererUrl(): string {
-  const devServer = process.env.ELECTRON_RENDERER_URL;
-  return devServer ?? pathToFileURL(RENDERER_PAGE).href;
+/**
+ * The electron-vite dev server's URL under `npm run dev`; never in a packaged app, where a URL put in the environment
+ * would load with the full bridge (the environment injection the fuses close).
+ */
+function devServerUrl(): string | undefined {
+  return app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL || undefined;
 }
 
-/** The page's Content-Security-Policy: the built page's own (its inline first screen allowed by hash), else the base. */
+/** The renderer's URL: the electron-vite dev server in development, the built file otherwise. */
+export function rendererUrl(): string {
+  return devServerUrl() ?? pathToFileURL(RENDERER_PAGE).href;
+}
+
+/**
+ * The page's Content-Security-Policy: under the dev server, the dev policy (its nonce, set by electron.vite.config.ts,
+ * allows the React plugin's inline preamble and Vite's injected styles); else the built page's own (its inline first
+ * screen allowed by hash), else the base.
+ */
 export function rendererPolicy(): string {
-  if (process.env.ELECTRON_RENDERER_URL || !existsSync(RENDERER_PAGE)) return CONTENT_SECURITY_POLICY;
+  if (devServerUrl()) return devServerPolicy(process.env[DEV_CSP_NONCE_ENV]);
+  if (!existsSync(RENDERER_PAGE)) return CONTENT_SECURITY_POLICY;
   return pagePolicy(readFileSync(RENDERER_PAGE, 'utf8'));
 }
 

@@ -6,8 +6,8 @@ import { app } from 'electron';
 export const ELECTRON_SQLITE_BINARY = join('native', 'electron', 'better_sqlite3.node');
 
 /**
- * The better-sqlite3 binary for this Electron, when the development install built one; a packaged app has its
- * node_modules rebuilt for Electron by electron-builder and needs none.
+ * The better-sqlite3 binary for this Electron, built by the install (scripts/postinstall.mjs) and packaged as is
+ * (electron-builder.yml: files, asarUnpack); node_modules keeps Node's build for the CLI and the tests.
  */
 export function electronSqliteBinding(): string | undefined {
   const candidate = join(app.getAppPath(), ELECTRON_SQLITE_BINARY);

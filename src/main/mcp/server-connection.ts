@@ -20,8 +20,10 @@ import {
   howToConfirm,
   mcpLogPath,
   openTransport,
+  STRICT_OUTBOUND,
   type OpenedTransport,
 } from './transport.js';
+import type { OutboundFetch } from '../net/guarded-fetch.js';
 import { toToolResult } from './tool-result.js';
 import { clipLogMessage, ServerLog } from './server-log.js';
 import { toolError, type ToolResult } from '../tool/tool.js';
@@ -75,6 +77,8 @@ export interface McpConnectionOptions {
   host?: McpClientHost;
   /** remote servers' OAuth tokens: used and refreshed, never a new sign-in (that is `signInToMcpServer`) */
   credentials?: McpCredentialStore;
+  /** how remote servers' requests go out (the egress policy with browser.allowPrivateNetwork); strict by default */
+  outbound?: OutboundFetch;
 }
 
 /**
@@ -268,7 +272,8 @@ export class McpServerConnection {
         store: this.options.credentials,
       });
     }
-    const opened = await openTransport(this.config, this.log, this.authProvider);
+    const outbound = this.options.outbound ?? STRICT_OUTBOUND;
+    const opened = await openTransport(this.config, this.log, outbound, this.authProvider);
     if (generation !== this.generation) {
       await opened.transport.close();
       return;

@@ -62,7 +62,11 @@ export class SessionMcp {
   private managerFor(session: SessionContext): Promise<McpManager> {
     const existing = this.starting.get(session.sessionId);
     if (existing) return existing;
-    const manager = new McpManager(this.logDir, { host: sessionClientHost(session), credentials: this.credentials });
+    const manager = new McpManager(this.logDir, {
+      host: sessionClientHost(session),
+      credentials: this.credentials,
+      outbound: session.guardedFetch,
+    });
     this.managers.set(session.sessionId, manager);
     const started = manager.apply(session.settings().mcp).then(() => manager);
     this.starting.set(session.sessionId, started);

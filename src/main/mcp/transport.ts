@@ -8,6 +8,7 @@ import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerConfig } from '../../shared/settings/mcp-settings.js';
 import { findExecutable, mergePaths, userShellPath } from './command-resolution.js';
 import type { McpOAuthProvider } from './oauth/oauth-provider.js';
+import { outboundFetchWith, type GuardedFetch, type OutboundFetch } from '../net/guarded-fetch.js';
 import { CREDENTIAL_NAME, environmentSecrets, redactText } from '../store/redact.js';
 import { redactingLineStream } from '../store/redacting-stream.js';
 import type { ServerLog } from './server-log.js';
@@ -42,13 +43,25 @@ export function mcpLogPath(logDir: string, server: string): string {
   return join(logDir, `mcp-${server.replace(/[^a-zA-Z0-9_.-]/g, '_')}.log`);
 }
 
+/** Refuses private addresses: what a caller that passes no policy of its own gets. */
+export const STRICT_OUTBOUND: OutboundFetch = outboundFetchWith(() => false);
+
+/**
+ * A remote server's requests under the egress policy. The server's own origin is the person's choice (a local MCP
+ * server is fine); the sign-in metadata, authorization server and redirects it names anywhere else are the
+ * server's word and must pass the policy like any page (a resource_metadata on a loopback admin service is refused).
+ */
+export function serverFetch(config: { url: string }, outbound: OutboundFetch): GuardedFetch {
+  return outbound([new URL(config.url).origin]);
+}
+
 /** A remote server's transport; with an OAuth provider it signs its requests and answers 401s and 403s. */
 export function remoteTransport(
   config: Extract<McpServerConfig, { type: 'sse' | 'http' }>,
-  authProvider?: OAuthClientProvider,
-  fetchFn?: FetchLike,
+  authProvider: OAuthClientProvider | undefined,
+  fetchFn: FetchLike,
 ): SSEClientTransport | StreamableHTTPClientTransport {
-  const options = { requestInit: { headers: config.headers }, authProvider, ...(fetchFn ? { fetch: fetchFn } : {}) };
+  const options = { requestInit: { headers: config.headers }, authProvider, fetch: fetchFn };
   return config.type === 'sse'
     ? new SSEClientTransport(new URL(config.url), options)
     : new StreamableHTTPClientTransport(new URL(config.url), options);
@@ -57,10 +70,13 @@ export function remoteTransport(
 export async function openTransport(
   config: McpServerConfig,
   log: ServerLog,
+  outbound: OutboundFetch,
   authProvider?: McpOAuthProvider,
 ): Promise<OpenedTransport> {
   if (config.type !== 'stdio') {
-    return { transport: remoteTransport(config, authProvider, authProvider?.watchingFetch), pid: () => undefined };
+    const fetchFn = serverFetch(config, outbound);
+    const watched = authProvider ? authProvider.watching(fetchFn) : fetchFn;
+    return { transport: remoteTransport(config, authProvider, watched), pid: () => undefined };
   }
   if (config.unconfirmed) throw new UnconfirmedCommandError();
   const { command, env } = await resolveLaunch(config);

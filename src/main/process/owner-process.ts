@@ -1,5 +1,6 @@
 import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { z } from 'zod';
 
 /** `/proc/<pid>/stat`: the process start time (clock ticks after boot) is field 22, the 20th after the command name */
 const STAT_START_TIME_INDEX = 19;
@@ -17,6 +18,14 @@ export interface OwnerProcess {
   /** Linux only: a process in another pid namespace of the same host (a Flatpak app, a container) has other pids */
   pidNamespace?: string;
 }
+
+/** An OwnerProcess as a file records it. */
+export const OwnerProcessSchema = z.object({
+  pid: z.number().int(),
+  started: z.string().optional(),
+  host: z.string(),
+  pidNamespace: z.string().optional(),
+});
 
 export function currentProcess(): OwnerProcess {
   const started = processStartTime(process.pid);

@@ -12,12 +12,19 @@ export type OutgoingEntry =
   | { kind: 'folder'; path: string; mode: number }
   | { kind: 'file'; path: string; mode: number; mtimeMs: number; read: () => Buffer | undefined };
 
-/** A file fetched from the sandbox, or why it was not (it became a link, a folder... between listing and fetch). */
+/** A file fetched from the sandbox (written to where `open` said), or why it was not. */
 export type Fetched =
-  | { kind: 'file'; content: Buffer }
+  | { kind: 'file'; size: number }
   | { kind: 'other'; type: string }
-  | { kind: 'too large'; size: number }
+  /** `open` refused it at its size: nothing was read */
+  | { kind: 'refused'; size: number }
   | { kind: 'gone' };
+
+/** Where a fetched file's content is written, chunk by chunk. */
+export interface ContentSink {
+  write(chunk: Buffer): void;
+  close(): void;
+}
 
 /**
  * One tar through the engine's archive API into /workspace, owned by the sandbox's user (the engine extracts as
@@ -62,14 +69,14 @@ function addEntry(archive: Pack, header: Headers, content?: Buffer): Promise<voi
 }
 
 /**
- * One file of /workspace through the engine's archive API, read only when it is a regular file within `maxBytes`: a
- * link (never followed), a folder swapped in, or a file grown too big (a sparse file costs the sandbox nothing) is
- * reported, and the transfer stops at its header.
+ * One file of /workspace through the engine's archive API, streamed into the sink `open` gives for its size (its
+ * apparent size: a sparse file comes at its full length), so no file is ever held whole in memory. A link (never
+ * followed), a folder swapped in, or a size `open` refuses is reported, and the transfer stops at its header.
  */
 export async function fetchFile(
   container: Docker.Container,
   path: string,
-  maxBytes: number,
+  open: (size: number) => ContentSink | undefined,
   signal?: AbortSignal,
 ): Promise<Fetched> {
   let archive: NodeJS.ReadableStream;
@@ -82,22 +89,48 @@ export async function fetchFile(
   const response = archive as Readable;
   const reader = extract();
   return new Promise<Fetched>((resolve, reject) => {
-    const finish = (result: Fetched): void => {
-      resolve(result);
+    let sink: ContentSink | undefined;
+    const stop = (): void => {
       response.unpipe(reader);
       response.destroy();
+    };
+    const finish = (result: Fetched): void => {
+      resolve(result);
+      stop();
+    };
+    const fail = (error: unknown): void => {
+      sink?.close();
+      sink = undefined;
+      reject(error instanceof Error ? error : new Error(String(error)));
+      stop();
     };
     // the archive of one path holds that entry first (a folder would bring its content after it)
     reader.once('entry', (header, body) => {
       if (header.type !== 'file') return finish({ kind: 'other', type: header.type ?? '?' });
-      if ((header.size ?? 0) > maxBytes) return finish({ kind: 'too large', size: header.size ?? 0 });
-      const chunks: Buffer[] = [];
-      body.on('data', (chunk: Buffer) => chunks.push(chunk));
-      body.on('end', () => finish({ kind: 'file', content: Buffer.concat(chunks) }));
+      const size = header.size ?? 0;
+      try {
+        sink = open(size);
+      } catch (error) {
+        return fail(error);
+      }
+      if (!sink) return finish({ kind: 'refused', size });
+      body.on('data', (chunk: Buffer) => {
+        try {
+          sink?.write(chunk);
+        } catch (error) {
+          fail(error);
+        }
+      });
+      body.on('end', () => {
+        if (!sink) return;
+        sink.close();
+        sink = undefined;
+        finish({ kind: 'file', size });
+      });
     });
     reader.on('finish', () => resolve({ kind: 'gone' }));
-    reader.on('error', reject);
-    response.on('error', reject);
+    reader.on('error', fail);
+    response.on('error', fail);
     response.pipe(reader);
   });
 }

@@ -51,6 +51,8 @@ interface LiveContainer {
   container: Docker.Container;
   /** who its processes run as (the workspace folder's owner when the host user is root) */
   identity: SandboxIdentity;
+  /** the host folder it was placed with (bind-mounted at /workspace unless in copy mode) */
+  folder: string;
   /** changes when someone restarts the container under us: its processes (our drivers) are gone ('' until known) */
   startedAt: string;
   /** the first inspection after start, still under way while `startedAt` is '' */
@@ -316,7 +318,13 @@ export class DockerSandbox implements Sandbox {
     const { copyToVolume, docker } = this.options;
     if (!copyToVolume || (this.sync?.folder === folder && this.sync.user === identity.user)) return;
     this.sync?.sync.close();
-    this.sync = { folder, user: identity.user, sync: new WorkspaceSync({ docker, workspace: folder, identity }) };
+    // what comes back to the host is held to the workspace quota too, whatever the meter in the sandbox says
+    const quotaMb = this.options.settings.workspaceQuotaMb;
+    this.sync = {
+      folder,
+      user: identity.user,
+      sync: new WorkspaceSync({ docker, workspace: folder, identity, quotaMb }),
+    };
   }
 
   async dispose(): Promise<void> {
@@ -383,7 +391,13 @@ export class DockerSandbox implements Sandbox {
     this.stopQuotaWatch();
     const { docker, settings } = this.options;
     if (settings.workspaceQuotaMb === 0) return;
-    const meter = new WorkspaceMeter(docker, live.container, live.identity.user);
+    const meter = new WorkspaceMeter({
+      docker,
+      container: live.container,
+      user: live.identity.user,
+      // a bind-mounted workspace is walked from here, out of the sandbox's reach
+      ...(this.options.copyToVolume ? {} : { hostFolder: live.folder }),
+    });
     const watch = new WorkspaceQuotaWatch({
       quotaMb: settings.workspaceQuotaMb,
       measure: () => meter.measure(),
@@ -515,7 +529,7 @@ export class DockerSandbox implements Sandbox {
       }
       if (info.State !== 'running') await container.start().catch(() => undefined);
       const state = await inspectState(container);
-      if (state?.running) adopted = { container, identity, startedAt: state.startedAt };
+      if (state?.running) adopted = { container, identity, folder, startedAt: state.startedAt };
       else await container.remove({ force: true }).catch(() => undefined);
     }
     return adopted;
@@ -549,7 +563,7 @@ export class DockerSandbox implements Sandbox {
       await container.remove({ force: true }).catch(() => undefined);
       throw new SandboxUnavailableError(`The sandbox container could not start: ${errorText(error)}`);
     }
-    const live: LiveContainer = { container, identity, startedAt: '' };
+    const live: LiveContainer = { container, identity, folder, startedAt: '' };
     // learnt in the background: the first driver need not wait for it (a container that died at once fails its exec)
     live.learning = inspectState(container).then((state) => {
       if (state) live.startedAt = state.startedAt;

@@ -1,4 +1,4 @@
-import type { WorkspaceMeasurement } from './workspace-meter.js';
+import type { MeterReading } from './workspace-meter.js';
 
 /** how often the workspace is measured while a call runs: a round trip to the helper, so it can be often */
 const BUSY_INTERVAL_MS = 200;
@@ -21,8 +21,11 @@ export interface QuotaNotice {
 
 export interface QuotaWatchOptions {
   quotaMb: number;
-  /** the workspace's size in bytes and how long measuring took; undefined when it could not be measured (container gone) */
-  measure(): Promise<WorkspaceMeasurement | undefined>;
+  /**
+   * the workspace's size in bytes and how long measuring took, or that the meter stopped answering; undefined when it
+   * could not be measured (container gone)
+   */
+  measure(): Promise<MeterReading | undefined>;
   /** stops every process the sandbox runs, so the writer stops wherever it hides (background job, daemon) */
   stopAll(): Promise<void>;
   /** releases what measuring holds (its process in the container) */
@@ -36,7 +39,8 @@ export interface QuotaWatchOptions {
  * The engine cannot limit a bind mount, so this watchdog does: it measures the workspace several times a second while a
  * call runs (less often between calls), and when it has grown while at or over its quota, stops every sandbox
  * process. A workspace already over its quota (a large folder the user chose) only stops what makes it grow, so the
- * model can still list and delete files.
+ * model can still list and delete files. A meter that stops answering (sandbox code can stop what runs in the sandbox)
+ * is a breach too: nothing bounds the writes while it is silent.
  */
 export class WorkspaceQuotaWatch {
   private lastBytes: number | undefined;
@@ -119,22 +123,34 @@ export class WorkspaceQuotaWatch {
   private async measureAndEnforce(): Promise<void> {
     if (this.stopped) return;
     const measured = await this.options.measure();
-    if (measured === undefined) return;
+    if (measured === undefined || this.stopped) return;
+    if (measured.kind === 'silent') return this.breach(silentMeterText(measured.why));
     const { bytes } = measured;
     this.lastMeasureMs = measured.elapsedMs;
     const grew = this.lastBytes !== undefined && bytes > this.lastBytes;
     this.lastBytes = bytes;
     if (!grew || bytes < this.quotaBytes) return;
-    await this.options.stopAll();
-    this.options.onBreach({
-      stopped: true,
-      text:
-        `The workspace went over its disk quota: it holds ${megabytes(bytes)} MB and the quota is ` +
+    await this.breach(
+      `The workspace went over its disk quota: it holds ${megabytes(bytes)} MB and the quota is ` +
         `${this.options.quotaMb} MB. Every process in the sandbox was stopped to stop the writing (Python variables, ` +
         'shell state and background jobs were reset). Delete files in /workspace to get back under the quota; the ' +
         'sandbox then works as before. (The quota is the setting sandbox.workspaceQuotaMb.)',
-    });
+    );
   }
+
+  private async breach(text: string): Promise<void> {
+    await this.options.stopAll();
+    this.options.onBreach({ stopped: true, text });
+  }
+}
+
+function silentMeterText(why: string): string {
+  return (
+    `The workspace's disk quota could not be checked: its meter in the sandbox stopped answering (${why}), as when ` +
+    'sandbox code stops or kills it. Every process in the sandbox was stopped, since nothing bounded the writing ' +
+    '(Python variables, shell state and background jobs were reset); the next call measures again. Do not signal ' +
+    'processes you did not start. (The quota is the setting sandbox.workspaceQuotaMb.)'
+  );
 }
 
 function megabytes(bytes: number): string {

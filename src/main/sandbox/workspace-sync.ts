@@ -1,7 +1,7 @@
 import type Docker from 'dockerode';
 import { WorkspacePathError } from '../workspace/workspace-path-error.js';
-import { WorkspaceRoot } from '../workspace/workspace-root.js';
-import { fetchFile, sendEntries, type Fetched, type OutgoingEntry } from './archive-transfer.js';
+import { WorkspaceRoot, type FileWriter } from '../workspace/workspace-root.js';
+import { fetchFile, sendEntries, type OutgoingEntry } from './archive-transfer.js';
 import { runCommand } from './container-command.js';
 import { CONTAINER_WORKSPACE } from '../workspace/sandbox-path.js';
 import {
@@ -13,10 +13,12 @@ import {
   type ManifestEntry,
 } from './workspace-manifest.js';
 
-/** files fetched at once from the engine: enough to hide a round trip, few enough to hold in memory */
+/** files fetched at once from the engine: enough to hide a round trip (each streams to disk, none is held in memory) */
 const FETCH_CONCURRENCY = 4;
-/** a file is copied whole through memory: a bigger one (a sparse file costs the sandbox nothing) stays where it is */
+/** a bigger file (a sparse file costs the sandbox nothing) stays where it is */
 export const MAX_SYNCED_FILE_MB = 1024;
+/** the files named in the note of those the quota kept in the sandbox */
+const NAMED_OVER_QUOTA = 10;
 const MIB = 1024 * 1024;
 /** paths per `rm` in the sandbox: far below the kernel's argument limit */
 const REMOVE_BATCH = 500;
@@ -42,6 +44,11 @@ export interface WorkspaceSyncOptions {
   maxFileMb?: number;
   /** the sandbox's listing stops after this many entries (default MAX_LISTED_ENTRIES) */
   maxListedEntries?: number;
+  /**
+   * the workspace quota (0 or absent: none): a file is brought back only while the user's folder, counted at its
+   * files' sizes (what was written there, sparse or not), stays within it
+   */
+  quotaMb?: number;
 }
 
 /** The last state both sides agreed on, per path. */
@@ -160,50 +167,47 @@ export class WorkspaceSync {
       );
     }
     const root = WorkspaceRoot.open(this.options.workspace);
+    const receiving = new Set<Promise<void>>();
     try {
       // an entry missing from a cut-short listing may only be beyond its end
       const gone = [...this.synced.entries()]
         .filter(([path, known]) => complete && known.sandbox && !inSandbox.has(path))
         .sort(([a], [b]) => depth(b) - depth(a));
       for (const [path, known] of gone) this.removeOnHost(root, path, known, report);
+      const budget = this.hostBudget(root);
       const changed = [...inSandbox.keys()]
         .sort()
         .filter((path) => !sameEntry(this.synced.get(path)?.sandbox, inSandbox.get(path)));
-      // files are fetched a few at a time ahead of the walk, which writes them in order
-      const fetches = prefetch(
-        changed.filter((path) => inSandbox.get(path)?.kind === 'file' && !this.tooBig(inSandbox.get(path))),
-        (path) => fetchFile(container, path, this.maxFileBytes(), signal),
-      );
-      try {
-        for (const path of changed) {
-          const entry = inSandbox.get(path) as ManifestEntry;
-          await this.bringBack(root, fetches, path, entry, this.synced.get(path), report);
-        }
-      } finally {
-        // a walk cut short leaves no fetch unobserved
-        await Promise.allSettled(fetches.values());
+      for (const path of changed) {
+        const entry = inSandbox.get(path) as ManifestEntry;
+        const transfer = this.bringBack(root, { container, path, entry, budget, report, signal });
+        if (!transfer) continue;
+        // a few files stream in side by side, each straight to its place on the host
+        const tracked: Promise<void> = transfer.finally(() => receiving.delete(tracked));
+        receiving.add(tracked);
+        if (receiving.size >= FETCH_CONCURRENCY) await Promise.race(receiving);
       }
+      await Promise.all(receiving);
+      if (budget.overQuota.length > 0) report.notes.push(overQuotaNote(budget, this.options.quotaMb ?? 0));
     } finally {
+      // a walk cut short leaves no transfer writing into a closed root
+      await Promise.allSettled(receiving);
       root.close();
     }
     return report;
   }
 
-  private async bringBack(
-    root: WorkspaceRoot,
-    fetches: Map<string, Promise<Fetched>>,
-    path: string,
-    entry: ManifestEntry,
-    known: Synced | undefined,
-    report: SyncReport,
-  ): Promise<void> {
+  /** Brings one changed entry back: a folder at once, a file through the transfer returned (undefined: none). */
+  private bringBack(root: WorkspaceRoot, pulling: Pulling): Promise<void> | undefined {
+    const { path, entry, budget, report } = pulling;
+    const known = this.synced.get(path);
     const parts = path.split('/');
     if (entry.kind === 'link' || entry.kind === 'special') {
       // what it replaced in the sandbox goes on the host too (unless the user changed it); the link is not made
       if (known) this.removeOnHost(root, path, known, report);
       this.synced.set(path, { sandbox: entry });
       report.notes.push(notBroughtBack(path, kindText(entry)));
-      return;
+      return undefined;
     }
     this.synced.set(path, { ...known, sandbox: entry });
     try {
@@ -213,34 +217,75 @@ export class WorkspaceSync {
         report.notes.push(
           `[${CONTAINER_WORKSPACE}/${path} changed both in the sandbox and in the user's folder: the user's version is kept.]`,
         );
-        return;
+        return undefined;
       }
       if (entry.kind === 'folder') {
         root.createFolders(parts);
-      } else {
-        const fetched: Fetched = this.tooBig(entry)
-          ? { kind: 'too large', size: entry.size }
-          : ((await fetches.get(path)) ?? { kind: 'gone' });
-        if (fetched.kind === 'other') {
-          report.notes.push(notBroughtBack(path, `now a ${fetched.type}`));
-          return;
-        }
-        if (fetched.kind === 'too large') {
-          report.notes.push(
-            `[Not brought back to the user's folder: ${CONTAINER_WORKSPACE}/${path} is ${Math.round(fetched.size / MIB)} MB, ` +
-              `over the ${this.options.maxFileMb ?? MAX_SYNCED_FILE_MB} MB a file may have to be copied; it stays in the sandbox.]`,
-          );
-          return;
-        }
-        if (fetched.kind === 'gone') return;
-        root.writeFile(parts, fetched.content);
-        report.received.push(path);
+        this.synced.set(path, { sandbox: entry, host: hostEntry(root, parts) });
+        return undefined;
       }
-      this.synced.set(path, { sandbox: entry, host: hostEntry(root, parts) });
+      if (this.tooBig(entry)) {
+        report.notes.push(tooLargeNote(path, entry.size, this.options.maxFileMb));
+        return undefined;
+      }
+      const reserved = entry.size - (onHost?.kind === 'file' ? onHost.size : 0);
+      if (!budget.reserve(reserved)) {
+        budget.overQuota.push(path);
+        return undefined;
+      }
+      return this.receive(root, pulling, reserved);
     } catch (error) {
       if (!(error instanceof WorkspacePathError)) throw error;
       report.notes.push(`[Not brought back to the user's folder: ${error.message}]`);
+      return undefined;
     }
+  }
+
+  /** Streams one file from the sandbox into its place on the host, within the room the budget keeps for it. */
+  private async receive(root: WorkspaceRoot, pulling: Pulling, reserved: number): Promise<void> {
+    const { container, path, entry, budget, report, signal } = pulling;
+    const parts = path.split('/');
+    let refusedFor: 'size' | 'quota' | undefined;
+    const open = (size: number): FileWriter | undefined => {
+      if (size > this.maxFileBytes()) refusedFor = 'size';
+      // changed since the listing: a growth needs room too (a shrink gives some back)
+      else if (!budget.reserve(size - entry.size)) refusedFor = 'quota';
+      return refusedFor ? undefined : root.openForWriting(parts);
+    };
+    try {
+      const fetched = await fetchFile(container, path, open, signal);
+      if (fetched.kind === 'file') {
+        report.received.push(path);
+        this.synced.set(path, { sandbox: entry, host: hostEntry(root, parts) });
+        return;
+      }
+      budget.reserve(-reserved);
+      if (fetched.kind === 'other') report.notes.push(notBroughtBack(path, `now a ${fetched.type}`));
+      if (fetched.kind !== 'refused') return;
+      if (refusedFor === 'size') report.notes.push(tooLargeNote(path, fetched.size, this.options.maxFileMb));
+      else budget.overQuota.push(path);
+    } catch (error) {
+      // part written: what is on the host now is the app's, so the next pull replaces it rather than keeping it
+      this.synced.set(path, { host: hostEntry(root, parts) });
+      if (!(error instanceof WorkspacePathError)) throw error;
+      report.notes.push(`[Not brought back to the user's folder: ${error.message}]`);
+    }
+  }
+
+  /** What the user's folder holds (files at their sizes) and the room the quota leaves in it. */
+  private hostBudget(root: WorkspaceRoot): HostBudget {
+    const quotaBytes = (this.options.quotaMb ?? 0) * MIB;
+    let held = 0;
+    if (quotaBytes > 0) for (const entry of hostManifest(root).values()) if (entry.kind === 'file') held += entry.size;
+    return {
+      overQuota: [],
+      held: () => held,
+      reserve: (bytes) => {
+        if (quotaBytes > 0 && bytes > 0 && held + bytes > quotaBytes) return false;
+        held += bytes;
+        return true;
+      },
+    };
   }
 
   /** Deleted in the sandbox: deleted on the host too, unless the user changed it there meanwhile. */
@@ -346,20 +391,40 @@ function notBroughtBack(path: string, why: string): string {
   return `[Not brought back to the user's folder: ${CONTAINER_WORKSPACE}/${path} is ${why}; links and special files made in the sandbox are never written on the host.]`;
 }
 
-/** Starts `fetch` for each path, at most FETCH_CONCURRENCY at a time, in the order given. */
-function prefetch(paths: string[], fetch: (path: string) => Promise<Fetched>): Map<string, Promise<Fetched>> {
-  const started = new Map<string, Promise<Fetched>>();
-  const inOrder: Promise<Fetched>[] = [];
-  for (const [index, path] of paths.entries()) {
-    const before = inOrder[index - FETCH_CONCURRENCY];
-    const turn = before ? before.then(noop, noop) : Promise.resolve();
-    const fetched = turn.then(() => fetch(path));
-    // observed by the walk; this keeps a fetch the walk never reached from going unhandled
-    fetched.catch(noop);
-    inOrder.push(fetched);
-    started.set(path, fetched);
-  }
-  return started;
+/** One pull's shared state, as each changed entry is brought back. */
+interface Pulling {
+  container: Docker.Container;
+  path: string;
+  entry: ManifestEntry;
+  budget: HostBudget;
+  report: SyncReport;
+  signal?: AbortSignal;
 }
 
-function noop(): void {}
+/** The room the quota leaves in the user's folder while one pull brings files back. */
+interface HostBudget {
+  /** what the folder holds, with what is being brought back */
+  held(): number;
+  /** takes (or, negative, gives back) room; false, taking nothing, when it would pass the quota */
+  reserve(bytes: number): boolean;
+  /** files left in the sandbox for want of room */
+  overQuota: string[];
+}
+
+function tooLargeNote(path: string, size: number, maxFileMb = MAX_SYNCED_FILE_MB): string {
+  return (
+    `[Not brought back to the user's folder: ${CONTAINER_WORKSPACE}/${path} is ${Math.round(size / MIB)} MB, ` +
+    `over the ${maxFileMb} MB a file may have to be copied; it stays in the sandbox.]`
+  );
+}
+
+function overQuotaNote(budget: HostBudget, quotaMb: number): string {
+  const named = budget.overQuota.slice(0, NAMED_OVER_QUOTA).map((path) => `${CONTAINER_WORKSPACE}/${path}`);
+  const more = budget.overQuota.length - named.length;
+  return (
+    `[Not brought back to the user's folder: ${budget.overQuota.length} file(s) would take it past the workspace ` +
+    `quota of ${quotaMb} MB (it holds ${(budget.held() / MIB).toFixed(1)} MB, each file counted at its full size, ` +
+    `sparse or not): ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}. They stay in the sandbox; delete ` +
+    'files in /workspace to make room. (The quota is the setting sandbox.workspaceQuotaMb.)]'
+  );
+}

@@ -15,6 +15,8 @@ export interface FetchTextOptions {
   headers?: Record<string, string>;
   method?: 'GET' | 'POST';
   body?: string;
+  /** how the request goes out: a result page's under the egress policy (net/guarded-fetch.ts); a configured engine's plainly */
+  fetch?: (url: string, init: RequestInit) => Promise<Response>;
 }
 
 export interface FetchedText {
@@ -29,7 +31,7 @@ export interface FetchedText {
 /** GET/POST a URL and read at most `maxBytes` of its body as text; non-2xx statuses throw HttpStatusError. */
 export async function fetchText(url: string, options: FetchTextOptions): Promise<FetchedText> {
   const signal = AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]);
-  const response = await fetch(url, {
+  const response = await (options.fetch ?? fetch)(url, {
     method: options.method ?? 'GET',
     headers: options.headers,
     body: options.body,

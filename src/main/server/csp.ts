@@ -48,3 +48,19 @@ export function pagePolicy(html: string): string {
   const accepted = declared.every((directive, index) => isBaseWithHashes(directive, BASE_DIRECTIVES[index]));
   return accepted ? declared.join('; ') : CONTENT_SECURITY_POLICY;
 }
+
+/** the environment variable through which electron.vite.config.ts gives the dev server's nonce to the main process */
+export const DEV_CSP_NONCE_ENV = 'MANUS_DEV_CSP_NONCE';
+const NONCE = /^[A-Za-z0-9+/_-]{16,}={0,2}$/;
+
+/**
+ * The policy of the page under `npm run dev` only: CONTENT_SECURITY_POLICY with the dev server's nonce in script-src
+ * and style-src (Vite puts it on the React plugin's inline preamble and on the styles it injects). Without a valid
+ * nonce, the base policy.
+ */
+export function devServerPolicy(nonce: string | undefined): string {
+  if (!nonce || !NONCE.test(nonce)) return CONTENT_SECURITY_POLICY;
+  return BASE_DIRECTIVES.map((directive) =>
+    HASHABLE_DIRECTIVES.has(directive.split(' ')[0]) ? `${directive} 'nonce-${nonce}'` : directive,
+  ).join('; ');
+}

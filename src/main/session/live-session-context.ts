@@ -1,6 +1,7 @@
 import type { CoreEventInput } from '../../shared/events.js';
 import type { AppSettings } from '../../shared/settings/app-settings.js';
-import type { EgressNetwork } from '../browser/egress-network.js';
+import type { EgressNetwork } from '../net/egress-network.js';
+import { outboundFetchWith } from '../net/guarded-fetch.js';
 import { openSessionBrowser } from '../browser/session-browser.js';
 import { documentReaderFor } from '../document/document-reader.js';
 import type { HumanChannel } from '../human/human-channel.js';
@@ -14,6 +15,7 @@ import {
   warmUpSessionSandbox,
 } from '../sandbox/session-sandbox.js';
 import type { TurnParts } from '../flow/mode-parts.js';
+import type { KnowledgeStore } from '../store/knowledge-store.js';
 import type { SessionContext } from '../tool/session-context.js';
 import type { ToolGate } from '../tool/tool-gate.js';
 import { lazyPart } from './lazy-part.js';
@@ -29,7 +31,9 @@ export interface LiveSessionContextOptions {
   human: HumanChannel;
   gate: ToolGate;
   emit: (event: CoreEventInput) => void;
-  /** a resolver or connector for the browser's egress guard instead of the system's (tests give names addresses) */
+  /** the store's knowledge index, searched by search_files */
+  knowledge?: KnowledgeStore;
+  /** a resolver or connector for the egress policy instead of the system's (tests give names addresses) */
   egressNetwork?: Partial<EgressNetwork>;
 }
 
@@ -61,6 +65,8 @@ export function createLiveSessionContext(options: LiveSessionContextOptions): Li
       openSessionBrowser({
         settings: options.settings().browser,
         workspace,
+        workspaceQuotaMb: () => options.settings().sandbox.workspaceQuotaMb,
+        ...(dataDir ? { dataDir } : {}),
         ...(options.egressNetwork ? { egressNetwork: options.egressNetwork } : {}),
       }),
     (session) => session.close(),
@@ -99,8 +105,10 @@ export function createLiveSessionContext(options: LiveSessionContextOptions): Li
     sandbox,
     browser,
     documents,
+    knowledge: options.knowledge,
     human: options.human,
     gate: options.gate,
+    guardedFetch: outboundFetchWith(() => options.settings().browser.allowPrivateNetwork, options.egressNetwork),
     edits: new Map(),
     warmUp,
     release: async () => {

@@ -1,8 +1,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
 import { LIVE_SESSION_STATUSES, isLiveStatus, type SessionInfo } from '../../shared/events.js';
-import { currentProcess, isOwnerAlive, type OwnerProcess } from '../process/owner-process.js';
+import { currentProcess, isOwnerAlive, OwnerProcessSchema, type OwnerProcess } from '../process/owner-process.js';
 import type { SessionStore } from '../store/store-api.js';
 
 /**
@@ -14,13 +13,6 @@ import type { SessionStore } from '../store/store-api.js';
 function markerPath(dataDir: string, sessionId: string): string {
   return join(dataDir, 'run', `${sessionId}.pid`);
 }
-
-const MarkerSchema = z.object({
-  pid: z.number().int(),
-  started: z.string().optional(),
-  host: z.string(),
-  pidNamespace: z.string().optional(),
-});
 
 /** Another live process runs the session: it says who, and what to do. */
 export class SessionBusyError extends Error {
@@ -54,7 +46,7 @@ function readMarker(dataDir: string, sessionId: string): OwnerProcess | undefine
   }
   if (/^\d+$/.test(text)) return { pid: Number(text), host: currentProcess().host };
   try {
-    return MarkerSchema.parse(JSON.parse(text));
+    return OwnerProcessSchema.parse(JSON.parse(text));
   } catch {
     // unreadable: nobody can be shown to hold it
     return undefined;

@@ -17,7 +17,7 @@ import { isLlmError } from '../llm/errors.js';
 import { Memory } from '../agent/memory.js';
 import type { AppSettings } from '../../shared/settings/app-settings.js';
 import type { LlmConfig } from '../../shared/settings/llm-config.js';
-import type { EgressNetwork } from '../browser/egress-network.js';
+import type { EgressNetwork } from '../net/egress-network.js';
 import { EventBus, type EventListener } from './event-bus.js';
 import type { Llm } from '../llm/types.js';
 import type { SessionStore } from '../store/store-api.js';
@@ -367,6 +367,7 @@ export class SessionService {
           sessionId: session.id,
           workspace: session.workspace,
           dataDir: this.options.dataDir,
+          knowledge: this.options.store.knowledge,
           settings: () => created.settings,
           llm: () => created.llm,
           human,

@@ -1,3 +1,4 @@
+import type { KnowledgeStore } from './knowledge-store.js';
 import type {
   CoreEvent,
   CoreEventInput,
@@ -49,6 +50,8 @@ export type UnsequencedEvent = CoreEventInput & { ts: number };
 export interface SessionStore {
   /** the sessions' plans, in the same database (one writer per file) */
   readonly plans: PlanStore;
+  /** the folders indexed for search and their passages, in the same database */
+  readonly knowledge: KnowledgeStore;
 
   createSession(session: NewSession): SessionInfo;
   getSession(id: string): SessionInfo | undefined;

@@ -18,6 +18,7 @@ import { MIGRATIONS } from './migrations/index.js';
 import { SessionSearch } from './session-search.js';
 import { isSearchable } from './searchable-text.js';
 import { SqlitePlanStore, type PlanStore } from './plan-store.js';
+import { KnowledgeStore } from './knowledge-store.js';
 import { SESSION_COLUMNS, sessionFromColumns, type SessionColumns } from './session-row.js';
 import { InvalidRecordError, SessionNotFoundError, isSqliteError } from './store-errors.js';
 import type {
@@ -85,12 +86,15 @@ export class Store implements SessionStore {
   private readonly events: EventQueue;
   private readonly sql;
   readonly plans: PlanStore;
+  /** the folders indexed for search_files and their passages */
+  readonly knowledge: KnowledgeStore;
 
   constructor(
     readonly db: SqliteDatabase,
     private readonly options: StoreOptions = {},
   ) {
     this.plans = new SqlitePlanStore(db);
+    this.knowledge = new KnowledgeStore(db);
     this.search = new SessionSearch(db);
     // messages a killed process queued but never indexed
     this.search.indexQueue.flushIfQueued();

@@ -61,14 +61,14 @@ function withRefusals(session: BrowserSession, message: string): string {
 }
 
 async function withPageState(session: BrowserSession, outcome: string, failed: boolean): Promise<ToolResult> {
-  const message = withRefusals(session, outcome);
   try {
     const report = await reportPage(session);
-    const text = `${message}\n\n${report.text}`;
+    // taken after the report: a window the action opened may be refused while the page is read
+    const text = `${withRefusals(session, outcome)}\n\n${report.text}`;
     const extra: ToolResult = { images: report.images, data: { kind: 'browser', url: report.url } };
     return failed ? toolError(text, extra) : toolOutput(text, extra);
   } catch (error) {
-    const note = `${message}\n\n(The page state could not be read: ${readableError(error)})`;
+    const note = `${withRefusals(session, outcome)}\n\n(The page state could not be read: ${readableError(error)})`;
     return failed ? toolError(note) : toolOutput(note);
   }
 }

@@ -4,6 +4,7 @@ import { browserUseTool } from './browser-use.js';
 import { createChatCompletionTool } from './create-chat-completion.js';
 import { pythonExecuteTool } from './python-execute.js';
 import { readDocumentTool } from './read-document.js';
+import { searchFilesTool } from './search-files.js';
 import { strReplaceEditorTool } from './str-replace-editor.js';
 import { terminateTool } from './terminate.js';
 import { webSearchTool } from './web-search.js';
@@ -16,6 +17,7 @@ export const builtinTools: Record<string, AnyTool> = Object.fromEntries(
     bashTool,
     strReplaceEditorTool,
     readDocumentTool,
+    searchFilesTool,
     browserUseTool,
     webSearchTool,
     askHumanTool,

@@ -1,8 +1,10 @@
 import type { AppSettings } from '../../shared/settings/app-settings.js';
 import type { BrowserSession } from '../browser/browser-session.js';
 import type { DocumentReader } from '../document/document-reader.js';
+import type { KnowledgeStore } from '../store/knowledge-store.js';
 import type { HumanChannel } from '../human/human-channel.js';
 import type { Llm } from '../llm/types.js';
+import type { OutboundFetch } from '../net/guarded-fetch.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import type { ToolGate } from './tool-gate.js';
 
@@ -35,10 +37,18 @@ export interface SessionContext {
   readonly browser: SessionPart<BrowserSession>;
   /** reads documents into text, in a container of their own (shared by the sessions of this process) */
   readonly documents: SessionPart<DocumentReader>;
+  /** the folders indexed for search_files; none where the host keeps no store */
+  readonly knowledge: KnowledgeStore | undefined;
   /** questions to the person (emitted as `ask` events) */
   readonly human: HumanChannel;
   /** the approval policy, for actions outside the agent's tool loop (an MCP server's sampling request) */
   readonly gate: ToolGate;
+  /**
+   * `fetch` for a request the agent causes outside the browser (a search result's page, an MCP server's sign-in
+   * metadata), under the egress policy with this turn's browser.allowPrivateNetwork; `trustedOrigins` are the
+   * person's own (the MCP server they configured), reachable wherever they are
+   */
+  readonly guardedFetch: OutboundFetch;
   /** str_replace_editor's undo history */
   readonly edits: EditHistory;
 }

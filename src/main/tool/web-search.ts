@@ -40,7 +40,7 @@ export const webSearchTool = defineTool({
   parameters: WebSearchParametersSchema,
   // a query to the configured engine: nothing is changed and no new site is opened
   risk: 'read',
-  async execute(args, ctx: ToolContext<'settings'>) {
+  async execute(args, ctx: ToolContext<'settings' | 'guardedFetch'>) {
     const settings = ctx.session.settings().search;
     try {
       const outcome = await searchWeb(
@@ -56,10 +56,11 @@ export const webSearchTool = defineTool({
       let results = outcome.results;
       if (args.fetch_content) {
         emitProgress(ctx, args, `Fetching ${results.length} result pages`);
+        const guardedFetch = ctx.session.guardedFetch();
         results = await Promise.all(
           results.map(async (result) => ({
             ...result,
-            content: await fetchPageText(result.url, settings, ctx.signal).catch(
+            content: await fetchPageText(result.url, settings, ctx.signal, guardedFetch).catch(
               (error: unknown) =>
                 `(could not fetch the page: ${error instanceof Error ? error.message : String(error)})`,
             ),

@@ -64,6 +64,12 @@ export interface OpenedFile {
   close(): void;
 }
 
+/** A regular file of the workspace, open for new content: each chunk goes after the last. */
+export interface FileWriter {
+  write(chunk: Uint8Array): void;
+  close(): void;
+}
+
 export interface RootOptions {
   /** name paths by their host path, not /workspace/... (the local sandbox, where the agent sees host paths) */
   showHostPaths?: boolean;
@@ -184,16 +190,21 @@ export class WorkspaceRoot {
 
   /** Opens a regular file; a folder, link, FIFO, socket or device is refused without being opened. */
   openFile(parts: readonly string[], mode: 'read' | 'update'): OpenedFile {
+    const { fd, stat } = this.openRegular(parts, mode === 'read' ? constants.O_RDONLY : constants.O_RDWR);
+    return fileHandle(fd, stat);
+  }
+
+  private openRegular(parts: readonly string[], flags: number): { fd: number; stat: Stats } {
     return this.inParent(parts, (folder, name) => {
       const path = this.entryPath(folder, name);
       const stat = lstatSync(path, { throwIfNoEntry: false });
       if (!stat) throw this.refusal('missing', parts, 'does not exist');
       this.requireRegular(stat, parts);
-      const fd = this.openNoFollow(path, mode === 'read' ? constants.O_RDONLY : constants.O_RDWR, parts);
+      const fd = this.openNoFollow(path, flags, parts);
       try {
         const opened = fstatSync(fd);
         if (!sameEntry(opened, stat)) throw this.refusal('changed', parts, 'changed while it was being opened');
-        return fileHandle(fd, opened);
+        return { fd, stat: opened };
       } catch (error) {
         closeSync(fd);
         throw error;
@@ -203,7 +214,41 @@ export class WorkspaceRoot {
 
   /** Creates a new file (never through an existing entry or link) and the folders on its way. */
   createFile(parts: readonly string[], content: Uint8Array | { copyOf: string }): void {
-    this.inParent(
+    const fd = this.createNew(parts);
+    try {
+      if (content instanceof Uint8Array) writeAll(fd, content);
+      else copyInto(fd, content.copyOf);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** Replaces a regular file's content, or creates it when missing. */
+  writeFile(parts: readonly string[], content: Uint8Array): void {
+    const writer = this.openForWriting(parts);
+    try {
+      writer.write(content);
+    } finally {
+      writer.close();
+    }
+  }
+
+  /** A regular file emptied to be written a chunk at a time, or a new one (and the folders on its way) when missing. */
+  openForWriting(parts: readonly string[]): FileWriter {
+    let fd: number;
+    try {
+      fd = this.createNew(parts);
+    } catch (error) {
+      if (!(error instanceof WorkspacePathError && error.reason === 'exists')) throw error;
+      fd = this.openRegular(parts, constants.O_WRONLY).fd;
+      ftruncateSync(fd, 0);
+    }
+    return { write: (chunk) => writeAll(fd, chunk), close: () => closeSync(fd) };
+  }
+
+  /** A new file's handle, never made through an existing entry or link; given to the workspace's owner. */
+  private createNew(parts: readonly string[]): number {
+    return this.inParent(
       parts,
       (folder, name) => {
         const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
@@ -216,30 +261,14 @@ export class WorkspaceRoot {
         }
         try {
           this.giveToOwner(fd);
-          if (content instanceof Uint8Array) writeAll(fd, content);
-          else copyInto(fd, content.copyOf);
-        } finally {
+        } catch (error) {
           closeSync(fd);
+          throw error;
         }
+        return fd;
       },
       { createFolders: true },
     );
-  }
-
-  /** Replaces a regular file's content, or creates it when missing. */
-  writeFile(parts: readonly string[], content: Uint8Array): void {
-    try {
-      this.createFile(parts, content);
-      return;
-    } catch (error) {
-      if (!(error instanceof WorkspacePathError && error.reason === 'exists')) throw error;
-    }
-    const file = this.openFile(parts, 'update');
-    try {
-      file.overwrite(content);
-    } finally {
-      file.close();
-    }
   }
 
   /** Creates a folder and its parents (an existing folder is fine, a link or file in the way is refused). */

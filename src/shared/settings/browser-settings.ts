@@ -16,8 +16,9 @@ export const BrowserSettingsSchema = z.object({
   /** URL schemes the agent may open; http and https only unless the user allows more */
   allowedSchemes: z.array(z.string()).default(['http', 'https']),
   /**
-   * Let pages reach loopback, link-local and private-network addresses (this computer's servers, the router);
-   * off so that a prompt-injected page cannot make the agent drive them
+   * Let what the agent opens or fetches (pages, search result pages, an MCP server's sign-in metadata) reach
+   * loopback, link-local and private-network addresses (this computer's servers, the router); off so that a
+   * prompt-injected page cannot make the agent drive them
    */
   allowPrivateNetwork: z.boolean().default(false),
   maxContentLength: z.number().int().positive().default(20_000),
@@ -40,8 +41,10 @@ export const BrowserSettingsSchema = z.object({
   maxElements: z.number().int().positive().default(250),
   /** workspace folder downloads are saved into */
   downloadsFolder: z.string().default('downloads'),
-  /** a download taking longer than this is reported as unfinished */
+  /** a download taking longer than this is cancelled and deleted */
   downloadTimeoutMs: z.number().int().positive().default(60_000),
+  /** tabs a session keeps open; more that a page opens (pop-ups) are closed as they open */
+  maxTabs: z.number().int().positive().default(10),
   userAgent: z.string().optional(),
 });
 export type BrowserSettings = z.infer<typeof BrowserSettingsSchema>;

@@ -20,7 +20,7 @@ export const SandboxSettingsSchema = z.object({
     .default(15 * 60_000),
   /** long-lived processes (serve, the app, a2a): containers kept running for finished sessions; the oldest idle beyond go */
   maxIdleSandboxes: z.number().int().min(0).default(3),
-  /** most the workspace may hold, in MB: a writer past it is stopped (docker mode; 0 turns the limit off) */
+  /** most the workspace may hold, in MB (0: no limit): a writer past it is stopped (docker mode), a download cancelled */
   workspaceQuotaMb: z.number().int().min(0).default(4096),
   /** size of the in-memory /tmp and home folder inside the container */
   tmpfsMb: z.number().int().min(16).default(256),

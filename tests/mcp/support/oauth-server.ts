@@ -72,6 +72,10 @@ export async function startTestAuthServer(
     clientMetadataDocument?: string;
     /** a hostile server: its metadata names this as the authorization endpoint */
     authorizationEndpoint?: string;
+    /** a hostile server: its 401 names this as its resource_metadata (streamable HTTP endpoint) */
+    challengeMetadataUrl?: string;
+    /** a hostile server: its protected-resource metadata names these authorization servers */
+    authorizationServers?: string[];
   } = {},
 ): Promise<TestAuthServer> {
   const clients = new Map<string, OAuthClientInformationFull>();
@@ -180,13 +184,14 @@ export async function startTestAuthServer(
     });
   }
 
+  const authorizationServers = options.authorizationServers ?? [origin];
   const sseUrl = `${origin}/sse`;
   const sseMetadataUrl = `${origin}/meta/protected-resource-sse`;
   app.get('/meta/protected-resource-sse', (_req, res) => {
-    res.json({ resource: sseUrl, authorization_servers: [origin], scopes_supported: [SCOPE, ADMIN_SCOPE] });
+    res.json({ resource: sseUrl, authorization_servers: authorizationServers, scopes_supported: [SCOPE, ADMIN_SCOPE] });
   });
   app.get('/meta/protected-resource', (_req, res) => {
-    res.json({ resource: mcpUrl, authorization_servers: [origin], scopes_supported: [SCOPE, ADMIN_SCOPE] });
+    res.json({ resource: mcpUrl, authorization_servers: authorizationServers, scopes_supported: [SCOPE, ADMIN_SCOPE] });
   });
   if (options.metadata === 'openid') {
     app.get('/.well-known/oauth-authorization-server', (_req, res) => res.status(404).end());
@@ -230,7 +235,11 @@ export async function startTestAuthServer(
   });
   app.post(
     '/mcp',
-    requireBearerAuth({ verifier: provider, requiredScopes: [SCOPE], resourceMetadataUrl }),
+    requireBearerAuth({
+      verifier: provider,
+      requiredScopes: [SCOPE],
+      resourceMetadataUrl: options.challengeMetadataUrl ?? resourceMetadataUrl,
+    }),
     express.json(),
     (req, res, next) => {
       const body = req.body as { method?: string; params?: { name?: string } };

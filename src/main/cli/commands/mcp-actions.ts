@@ -17,6 +17,10 @@ import { signInToMcpServer, type RemoteServerConfig } from '../../mcp/oauth/sign
 import { printErr, printOut, terminalJson } from '../output/terminal-print.js';
 import { confirmLaunches, isUnconfirmed } from '../../mcp/launch-confirmation.js';
 import { personConfirms, printHowToConfirm, printLaunch, type ConfirmOptions } from './mcp-confirm.js';
+import { readSettings } from '../../config/settings-store.js';
+import { outboundFetchWith, type OutboundFetch } from '../../net/guarded-fetch.js';
+import type { SessionStore } from '../../store/store-api.js';
+import type { SecretBox } from '../../store/secrets.js';
 import { withData, type StoreDeps } from './command-deps.js';
 import type { DepsSource } from './deps-source.js';
 
@@ -108,8 +112,18 @@ function requireRemote(config: McpServerConfig, name: string): RemoteServerConfi
   return config;
 }
 
+/** Requests to MCP servers under the egress policy, with the saved browser.allowPrivateNetwork. */
+function savedOutbound(store: SessionStore, secrets: SecretBox): OutboundFetch {
+  return outboundFetchWith(() => readSettings(store, secrets).settings.browser.allowPrivateNetwork);
+}
+
 /** Signs in from the terminal: the browser opens (or the URL is printed), Ctrl-C cancels. */
-async function signInFromTerminal(name: string, config: RemoteServerConfig, store: McpCredentialStore): Promise<void> {
+async function signInFromTerminal(
+  name: string,
+  config: RemoteServerConfig,
+  store: McpCredentialStore,
+  outbound: OutboundFetch,
+): Promise<void> {
   const abort = new AbortController();
   const cancel = () => abort.abort(new Error('Sign-in cancelled.'));
   process.once('SIGINT', cancel);
@@ -119,6 +133,7 @@ async function signInFromTerminal(name: string, config: RemoteServerConfig, stor
       config,
       store,
       signal: abort.signal,
+      outbound,
       onWaiting: (url) =>
         printErr.line`Waiting for sign-in… (the browser opens; if it does not, visit ${url} ). Ctrl-C cancels.`,
     });
@@ -224,8 +239,9 @@ export async function testServer(deps: Deps, name: string, command: Command): Pr
   await withData(deps, command, async ({ store, secrets, dataDir }) => {
     const config = requireServer(readMcpSettings(store, secrets), name);
     const credentials = credentialStoreIn(dataDir, secrets);
+    const outbound = savedOutbound(store, secrets);
     const probe = async () => {
-      const manager = new McpManager(join(dataDir, 'logs'), { credentials });
+      const manager = new McpManager(join(dataDir, 'logs'), { credentials, outbound });
       try {
         await manager.apply({ servers: { [name]: { ...config, enabled: true } } });
         return manager.status(name);
@@ -236,7 +252,7 @@ export async function testServer(deps: Deps, name: string, command: Command): Pr
     let status = await probe();
     if (status?.auth?.signInRequired && config.type !== 'stdio') {
       printErr.line`MCP server "${name}" asks for a sign-in.`;
-      await signInFromTerminal(name, config, credentials);
+      await signInFromTerminal(name, config, credentials, outbound);
       status = await probe();
     }
     if (status) printStatus(status);
@@ -248,7 +264,7 @@ export async function testServer(deps: Deps, name: string, command: Command): Pr
 export async function logIn(deps: Deps, name: string, command: Command): Promise<void> {
   await withData(deps, command, async ({ store, secrets, dataDir }) => {
     const config = requireRemote(requireServer(readMcpSettings(store, secrets), name), name);
-    await signInFromTerminal(name, config, credentialStoreIn(dataDir, secrets));
+    await signInFromTerminal(name, config, credentialStoreIn(dataDir, secrets), savedOutbound(store, secrets));
   });
 }
 

@@ -73,6 +73,7 @@ export async function serveMcp(
       sessionId: id,
       workspace,
       dataDir: data.dataDir,
+      knowledge: data.store.knowledge,
       settings: () => settings,
       llm: () => undefined,
       human: new HumanChannel(id, dropEvent, false),

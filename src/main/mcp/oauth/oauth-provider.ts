@@ -154,17 +154,19 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   /**
-   * The transport's fetch for background connections: a call refused for want of a scope (403
+   * The transport's fetch for background connections, over `fetchFn`: a call refused for want of a scope (403
    * insufficient_scope, the step-up challenge) is remembered so the next sign-in asks for that scope.
    */
-  readonly watchingFetch: FetchLike = async (url, init) => {
-    const response = await fetch(url, init);
-    if (response.status === 403) {
-      const { error, scope } = extractWWWAuthenticateParams(response);
-      if (error === 'insufficient_scope' && scope) await this.noteScopeNeeded(scope);
-    }
-    return response;
-  };
+  watching(fetchFn: FetchLike): FetchLike {
+    return async (url, init) => {
+      const response = await fetchFn(url, init);
+      if (response.status === 403) {
+        const { error, scope } = extractWWWAuthenticateParams(response);
+        if (error === 'insufficient_scope' && scope) await this.noteScopeNeeded(scope);
+      }
+      return response;
+    };
+  }
 
   /** scopes a call was refused for, not yet granted by a sign-in */
   scopeNeeded(): string | undefined {

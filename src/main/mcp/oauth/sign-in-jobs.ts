@@ -1,5 +1,6 @@
 import type { McpCredentialStore } from './credential-store.js';
 import { signInToMcpServer, type RemoteServerConfig } from './sign-in.js';
+import type { OutboundFetch } from '../../net/guarded-fetch.js';
 
 export interface SignInProgress {
   /** waiting: the browser was sent to the authorization page; failed: the last attempt did not finish */
@@ -20,6 +21,7 @@ export class McpSignIns {
     private readonly store: McpCredentialStore,
     private readonly onChanged: (server: string) => void,
     private readonly openBrowser?: (url: string) => Promise<void>,
+    private readonly outbound?: OutboundFetch,
   ) {}
 
   start(server: string, config: RemoteServerConfig): void {
@@ -32,6 +34,7 @@ export class McpSignIns {
       store: this.store,
       signal: job.abort.signal,
       openBrowser: this.openBrowser,
+      ...(this.outbound ? { outbound: this.outbound } : {}),
       onWaiting: (url) => (job.progress = { state: 'waiting', authorizationUrl: url }),
     }).then(
       () => {

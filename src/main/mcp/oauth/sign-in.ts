@@ -3,7 +3,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerConfig } from '../../../shared/settings/mcp-settings.js';
-import { remoteTransport } from '../transport.js';
+import { remoteTransport, serverFetch, STRICT_OUTBOUND } from '../transport.js';
+import type { OutboundFetch } from '../../net/guarded-fetch.js';
 import type { McpCredentialStore } from './credential-store.js';
 import { listenForRedirect } from './loopback-redirect.js';
 import { joinScopes, McpOAuthProvider } from './oauth-provider.js';
@@ -23,6 +24,8 @@ export interface SignInOptions {
   /** the authorization page is about to open: show "Waiting for sign-in…" (with the URL, should the browser not open) */
   onWaiting?: (authorizationUrl: string) => void;
   openBrowser?: (url: string) => Promise<void>;
+  /** how the sign-in's requests go out (the egress policy with browser.allowPrivateNetwork); strict by default */
+  outbound?: OutboundFetch;
 }
 
 export type SignInResult =
@@ -39,7 +42,9 @@ export type SignInResult =
  */
 export async function signInToMcpServer(options: SignInOptions): Promise<SignInResult> {
   const signal = AbortSignal.any([options.signal, AbortSignal.timeout(SIGN_IN_TIMEOUT_MS)]);
-  const challenge = await challengeOf(options.config);
+  // the server's own origin is the person's; its metadata and authorization server elsewhere pass the egress policy
+  const fetchFn = serverFetch(options.config, options.outbound ?? STRICT_OUTBOUND);
+  const challenge = await challengeOf(options.config, fetchFn);
   if (!challenge) return { status: 'not_required' };
   const previous = await options.store.read(options.server);
   const state = randomBytes(24).toString('base64url');
@@ -74,13 +79,18 @@ export async function signInToMcpServer(options: SignInOptions): Promise<SignInR
     ) {
       await provider.invalidateCredentials('client');
     }
-    const target = { serverUrl: options.config.url, resourceMetadataUrl: challenge.resourceMetadataUrl, scope };
+    const target = {
+      serverUrl: options.config.url,
+      resourceMetadataUrl: challenge.resourceMetadataUrl,
+      scope,
+      fetchFn,
+    };
     if ((await auth(provider, target)) === 'REDIRECT') {
       await auth(provider, { ...target, authorizationCode: await redirect.code(signal) });
     }
     await provider.clearScopeNeeded();
     // the tokens work: the server answers with them
-    await connectOnce(remoteTransport(options.config, provider));
+    await connectOnce(remoteTransport(options.config, provider, fetchFn));
     return { status: 'signed_in', expiresAt: provider.signedIn().expiresAt, scope: provider.tokens()?.scope };
   } finally {
     await redirect.close();
@@ -93,10 +103,11 @@ export async function signInToMcpServer(options: SignInOptions): Promise<SignInR
  */
 async function challengeOf(
   config: RemoteServerConfig,
+  fetchFn: FetchLike,
 ): Promise<{ resourceMetadataUrl?: URL; scope?: string } | undefined> {
   let challenge: { resourceMetadataUrl?: URL; scope?: string } | undefined;
   const watching: FetchLike = async (url, init) => {
-    const response = await fetch(url, init);
+    const response = await fetchFn(url, init);
     if (response.status === 401) challenge = extractWWWAuthenticateParams(response);
     return response;
   };

@@ -5,6 +5,7 @@ import { planProgressIndexSchema } from './004-plan-progress-index.js';
 import { indexQueueByStoreSchema } from './005-index-queue-by-store.js';
 import { sessionWaitingAndFlowChoicesSchema } from './006-session-waiting-and-flow-choices.js';
 import { searchQuestionsSchema } from './007-search-questions.js';
+import { knowledgeIndexSchema } from './008-knowledge-index.js';
 
 /** A schema change: applied once, in order, inside a transaction. SQL lives in TS modules so it bundles into the CLI. */
 export interface Migration {
@@ -28,4 +29,5 @@ export const MIGRATIONS: readonly Migration[] = [
     rebuildsTables: true,
   },
   { version: 7, name: 'search-questions', sql: searchQuestionsSchema },
+  { version: 8, name: 'knowledge-index', sql: knowledgeIndexSchema },
 ];

@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { connect as connectTcp, type Socket } from 'node:net';
-import { hostOf, type ResolveHost } from './address-policy.js';
+import { hostOf, pinAnyAddress, pinPublicAddress, type ResolveHost } from './address-policy.js';
 import type { BrowserSettings } from '../../shared/settings/browser-settings.js';
 
 /** A TCP connection that takes this long to open is given up. */
@@ -9,7 +9,7 @@ const CONNECT_TIMEOUT_MS = 30_000;
 /** Opens a TCP connection to an exact address (never a name: the address was checked). */
 export type ConnectAddress = (address: string, port: number) => Promise<Socket>;
 
-/** How the egress guard reaches the network: passed in, so tests can give a name a public address. */
+/** How requests the agent causes reach the network: passed in, so tests can give a name a public address. */
 export interface EgressNetwork {
   resolve: ResolveHost;
   connect: ConnectAddress;
@@ -103,4 +103,18 @@ export function connectThroughProxy(proxy: UpstreamProxy): ConnectAddress {
 /** The network as it is: the system resolver, and either direct connections or the user's proxy. */
 export function systemNetwork(proxy: BrowserSettings['proxy']): EgressNetwork {
   return { resolve: resolveWithSystem, connect: proxy ? connectThroughProxy(proxy) : connectDirectly };
+}
+
+/**
+ * The one way out for a connection the agent causes: resolve the host once, refuse a non-public address (unless
+ * private ones are allowed), and connect to exactly the address that was checked, so nothing resolves it again.
+ */
+export async function connectChecked(
+  network: EgressNetwork,
+  host: string,
+  port: number,
+  privateAllowed = false,
+): Promise<Socket> {
+  const pinned = await (privateAllowed ? pinAnyAddress : pinPublicAddress)(host, network.resolve);
+  return network.connect(pinned.address, port);
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { nonPublicRange, pinPublicAddress, PrivateAddressError } from '../../src/main/browser/address-policy.js';
+import { nonPublicRange, pinPublicAddress, PrivateAddressError } from '../../src/main/net/address-policy.js';
 
-describe('which addresses the browser may reach', () => {
+describe('which addresses the agent may reach', () => {
   it('refuses every range that is not public unicast, in all their spellings', () => {
     const refused: [string, string][] = [
       ['127.0.0.1', 'loopback'],
@@ -20,20 +20,45 @@ describe('which addresses the browser may reach', () => {
       ['224.0.0.251', 'multicast'],
       ['ff02::1', 'multicast'],
       ['192.0.2.1', 'reserved'],
-      // IPv4-mapped IPv6 is the IPv4 address it maps
-      ['::ffff:127.0.0.1', 'loopback'],
+      // IPv6 forms that carry an IPv4 address are judged by the IPv4 address inside
+      ['::7f00:1', 'loopback'], // IPv4-compatible 127.0.0.1: what Chromium makes of http://[::127.0.0.1]/
+      ['::127.0.0.1', 'loopback'],
+      ['::a00:1', 'private'],
+      ['::ffff:127.0.0.1', 'loopback'], // IPv4-mapped
       ['::ffff:c0a8:101', 'private'],
-      // IPv6 forms that carry an IPv4 address inside (NAT64, 6to4)
-      ['64:ff9b::7f00:1', 'rfc6052'],
-      ['2002:7f00:1::', '6to4'],
+      ['::ffff:0:7f00:1', 'loopback'], // IPv4-translated (RFC 6145)
+      ['64:ff9b::7f00:1', 'loopback'], // NAT64 well-known prefix
+      ['64:ff9b::a9fe:a9fe', 'linkLocal'],
+      ['2002:7f00:1::', 'loopback'], // 6to4
+      ['2002:c0a8:101::1', 'private'],
+      ['2001:0:808:808::80ff:fffe', 'loopback'], // Teredo: the client is the inverted last 32 bits (127.0.0.1)
+      ['2001:0:7f00:1::f7f7:f7f7', 'loopback'], // Teredo with a loopback server
+      // what is neither a named range nor global unicast is refused
+      ['100::1', 'discard'],
+      ['2001:db8::1', 'reserved'],
+      ['fec0::1', 'deprecatedSiteLocal'],
+      ['4000::1', 'unassigned'],
+      ['::2', 'unspecified'],
       ['not an address', 'invalid'],
     ];
     for (const [address, range] of refused) expect(nonPublicRange(address), address).toBe(range);
+    // NAT64's local-use prefix may carry the IPv4 address at any RFC 6052 place: a private one anywhere refuses it
+    for (const address of ['64:ff9b:1:7f00:1::', '64:ff9b:1::c0a8:101', '64:ff9b:1::808:808'])
+      expect(nonPublicRange(address), address).toBeDefined();
   });
 
   it('lets public addresses through', () => {
-    for (const address of ['93.184.215.14', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8'])
-      expect(nonPublicRange(address), address).toBeUndefined();
+    const publicAddresses = [
+      '93.184.215.14',
+      '8.8.8.8',
+      '2606:4700:4700::1111',
+      '::ffff:8.8.8.8',
+      '::808:808',
+      '64:ff9b::808:808',
+      '2002:808:808::1',
+      '2001:0:808:808::f7f7:f7f7',
+    ];
+    for (const address of publicAddresses) expect(nonPublicRange(address), address).toBeUndefined();
   });
 
   it('refuses a name when any of its addresses is private, naming it and the setting', async () => {
