@@ -6,8 +6,20 @@ const FLOORS = [
   // 0 contracts: zod schemas and types every process shares
   ['src/shared'],
   // 1 parts, each with one real dependency; a part may use a part listed before it
-  ['process', 'store', 'config', 'human', 'workspace', 'net', 'llm', 'sandbox', 'browser', 'search', 'document',
-    'knowledge'],
+  [
+    'process',
+    'store',
+    'config',
+    'human',
+    'workspace',
+    'net',
+    'llm',
+    'sandbox',
+    'browser',
+    'search',
+    'document',
+    'knowledge',
+  ],
   // 2 tools as values, and the MCP client whose tools join them
   ['tool', 'mcp'],
   // 3 the approval policy and the agents' think/act loop

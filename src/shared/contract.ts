@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CoreEventSchema, SessionInfoSchema, SessionModeSchema, SessionStatusSchema } from './events.js';
 import { AppSettingsSchema } from './settings/app-settings.js';
+import { rejectingUnknownKeys } from './settings/settings-keys.js';
 import type { RequestName } from './contract/names.js';
 import {
   ImportMcpRequestSchema,
@@ -129,7 +130,8 @@ export const CONTRACT = {
   deleteSession: request(SessionRef, Ok),
   exportSession: request(SessionRef.extend({ format: ExportFormatSchema }), ExportedSessionSchema),
   getSettings: request(z.object({}), MaskedSettingsSchema),
-  updateSettings: request(z.object({ settings: AppSettingsSchema }), MaskedSettingsSchema),
+  /** a key the settings do not have is refused, naming the closest one */
+  updateSettings: request(z.object({ settings: rejectingUnknownKeys(AppSettingsSchema) }), MaskedSettingsSchema),
   appInfo: request(z.object({}), AppInfoSchema),
   testLlm: request(TestLlmRequestSchema, LlmTestReportSchema),
   mcpStatus: request(z.object({}), z.array(McpServerStateSchema)),

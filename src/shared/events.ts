@@ -176,6 +176,19 @@ export const StepEventSchema = z.object({
   ...StepResultFields,
 });
 
+/** Where a Plan-Act turn is: the planner planning or updating the plan, a step executing, or the end it reached. */
+export const FLOW_PHASES = ['planning', 'executing', 'updating', 'completed', 'failed'] as const;
+export const FlowPhaseSchema = z.enum(FLOW_PHASES);
+export type FlowPhase = z.infer<typeof FlowPhaseSchema>;
+
+export const PhaseEventSchema = z.object({
+  ...envelope,
+  type: z.literal('phase'),
+  phase: FlowPhaseSchema,
+  /** the plan the phase is about (absent while the first plan is being made) */
+  planId: z.string().optional(),
+});
+
 export const TitleEventSchema = z.object({
   ...envelope,
   type: z.literal('title'),
@@ -245,6 +258,7 @@ export const CoreEventSchema = z.discriminatedUnion('type', [
   ToolEventSchema,
   PlanEventSchema,
   StepEventSchema,
+  PhaseEventSchema,
   TitleEventSchema,
   UsageEventSchema,
   AskEventSchema,

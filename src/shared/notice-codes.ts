@@ -37,6 +37,8 @@ export const NOTICE_PARAMS = {
   nothing_to_resume: { plan: 'string' },
   flow_resumed: { step: 'string', description: 'string' },
   flow_finishing: {},
+  flow_step_limit: { limit: 'number' },
+  flow_timeout: { minutes: 'number' },
   planner_retry: { error: 'string' },
   default_plan: { error: 'string' },
   replan_failed: { error: 'string' },

@@ -29,6 +29,7 @@ import { openStore } from '../../src/main/store/store.js';
 import { sequence, startFakeLlm, type FakeLlm } from '../support/fake-llm/index.js';
 import { freePort } from '../mcp/support/reference-servers.js';
 import { CLI_PATH, cliEnv, collect, runCli, spawnCli } from '../support/cli.js';
+import { SWEEP_STAMP_FILE } from '../../src/main/cli/commands/sandbox-sweep.js';
 import { waitFor } from '../support/wait-for.js';
 
 const docker = dockerClient();
@@ -210,6 +211,8 @@ describe('sandbox containers whose owner is gone', () => {
     await exited;
     expect((await containersWith(owned)).map((container) => container.state)).toEqual(['running']);
 
+    // the sweep starts at most once a minute per data folder: the stamp goes, as if that minute had passed
+    rmSync(join(dataDir, SWEEP_STAMP_FILE), { force: true });
     const list = await runCli(['sessions', 'list'], { MANUS_DATA_DIR: dataDir });
     expect(list.code).toBe(0);
     await waitFor(
@@ -288,6 +291,8 @@ describe('sandbox containers whose owner is gone', () => {
     await exited;
     expect((await containersWith(owned)).map((container) => container.state)).toEqual(['running']);
 
+    // the sweep starts at most once a minute per data folder: the stamp goes, as if that minute had passed
+    rmSync(join(dataDir, SWEEP_STAMP_FILE), { force: true });
     const list = await runCli(['sessions', 'list'], { MANUS_DATA_DIR: dataDir });
     expect(list.code).toBe(0);
     await waitFor(

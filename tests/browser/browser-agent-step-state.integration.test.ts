@@ -107,4 +107,28 @@ describe('the browser agent’s next-step prompt (real Chromium)', () => {
       expect(step.images[0]!.image_url!.detail).toBe('high');
     }
   });
+
+  it('gives the manus agent the browser prompt with the page state in the step right after it used the browser, and only then', async () => {
+    const bodies: Body[] = [];
+    const script = (request: ScriptRequest) => {
+      bodies.push(request.body as Body);
+      if (request.index === 0) return { toolCalls: [call({ action: 'go_to_url', url: server.url('/catalogue') })] };
+      if (request.index === 1)
+        return { toolCalls: [{ name: 'str_replace_editor', arguments: '{"command":"view","path":"/workspace"}' }] };
+      return { text: 'Seen it.', toolCalls: [{ name: 'terminate', arguments: '{"status":"success"}' }] };
+    };
+    harness = await startCoreHarness(script, {
+      settings: { browser: { executablePath: CHROMIUM, allowPrivateNetwork: true }, sandbox: { mode: 'local' } },
+    });
+    const { done } = harness.service.start({ task: 'Look at the local catalogue' });
+    expect(await done).toMatchObject({ status: 'finished', result: 'Seen it.' });
+    const [first, afterBrowser, afterEditor] = bodies.map(stepPrompt);
+    expect(first!.text).not.toContain('Current browser state');
+    expect(afterBrowser!.text).toContain(`Current URL: ${server.url('/catalogue')} (tab `);
+    expect(afterBrowser!.text).toMatch(/\[\d+\]<button>Order now<\/button>/);
+    expect(afterBrowser!.text).toMatch(/Choose the next browser action/);
+    // the step after one that did not use the browser has the agent's own prompt again
+    expect(afterEditor!.text).not.toContain('Current browser state');
+    expect(afterEditor!.text).not.toMatch(/Choose the next browser action/);
+  });
 });

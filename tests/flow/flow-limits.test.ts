@@ -73,6 +73,35 @@ describe('flow limits', () => {
       'not_started',
     ]);
     const summary = harness.llm.chatRequests.map((r) => classify(r.body)).find((k) => k.kind === 'summary');
-    expect(summary && 'prompt' in summary ? summary.prompt : '').toContain('time limit was reached');
+    expect(summary && 'prompt' in summary ? summary.prompt : '').toContain(
+      '(setting planning.timeoutMinutes) was reached',
+    );
+  });
+
+  it('takes its limits from the settings planning.maxStepRuns and planning.timeoutMinutes, or from the turn, and says which it reached', async () => {
+    harness = await startCoreHarness(planningScript(), {
+      settings: { planning: { maxStepRuns: 2, timeoutMinutes: 60 } },
+    });
+    const limited = harness.service.start({ task: 'Three things', mode: 'planning' });
+    expect(await limited.done).toMatchObject({ status: 'failed' });
+    const notice = harness.store
+      .listEvents(limited.sessionId)
+      .find((e): e is Extract<CoreEvent, { type: 'notice' }> => e.type === 'notice' && e.code === 'flow_step_limit');
+    expect(notice).toMatchObject({ level: 'warning', params: { limit: 2 } });
+    expect(harness.store.plans.list(limited.sessionId)[0].steps.map((s) => s.runs)).toEqual([1, 1, 0]);
+
+    // the turn's own limit (`manus flow --max-step-runs`) wins over the setting
+    const once = harness.service.start({ task: 'Three things', mode: 'planning', maxStepRuns: 1 });
+    await once.done;
+    expect(harness.store.plans.list(once.sessionId)[0].steps.map((s) => s.runs)).toEqual([1, 0, 0]);
+  });
+
+  it("stops at the turn's timeout in minutes with a notice naming it", async () => {
+    harness = await startCoreHarness(
+      planningScript({ step: (step) => (step.index === 1 ? { ...finish('late'), delayMs: 10_000 } : finish('done')) }),
+    );
+    const { sessionId, done } = harness.service.start({ task: 'Slow', mode: 'planning', timeoutMinutes: 0.025 });
+    expect(await done).toMatchObject({ status: 'failed' });
+    expect(notices(sessionId)).toContain('flow_timeout');
   });
 });

@@ -96,6 +96,16 @@ describe('Plan-Act', () => {
     );
     const { sessionId, done } = harness.service.start({ task: 'Research', mode: 'plan_act' });
     expect((await done).status).toBe('finished');
+    // each phase of the turn is an event: the planner plans, each step executes, the planner updates, and it ends
+    expect(ofType(harness.store.listEvents(sessionId), 'phase').map((event) => event.phase)).toEqual([
+      'planning',
+      'executing',
+      'updating',
+      'executing',
+      'updating',
+      'executing',
+      'completed',
+    ]);
     const [plan] = harness.store.plans.list(sessionId);
     expect(plan.steps.map((s) => [s.key, s.text, s.status])).toEqual([
       ['a', 'Collect the numbers', 'completed'],

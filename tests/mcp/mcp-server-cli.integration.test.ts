@@ -172,5 +172,42 @@ describe('manus mcp-server', () => {
       body: '{}',
     });
     expect(fromPage.status).toBe(403);
+    expect(JSON.parse(fromPage.body)).toMatchObject({ error: { code: 'foreign_origin' } });
+
+    // a page on this machine (the conformance suite's DNS-rebinding scenario) is let through to the token check
+    const initialize = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'page', version: '1' } },
+    });
+    for (const origin of ['http://localhost:5173', 'http://127.0.0.1:8080', 'http://[::1]:3000', 'https://localhost']) {
+      const local = (authorization?: string) =>
+        rawRequest({
+          port,
+          method: 'POST',
+          path: '/mcp',
+          headers: {
+            Host: `localhost:${port}`,
+            Origin: origin,
+            ...(authorization ? { Authorization: authorization } : {}),
+            'Content-Type': 'application/json',
+            Accept: 'application/json, text/event-stream',
+          },
+          body: initialize,
+        });
+      expect((await local(`Bearer ${token}`)).status, origin).toBe(200);
+      expect((await local()).status, origin).toBe(401);
+    }
+    for (const origin of ['http://localhost.evil.example', 'http://127.0.0.2:80', 'null', 'file://']) {
+      const foreign = await rawRequest({
+        port,
+        method: 'POST',
+        path: '/mcp',
+        headers: { Host: `localhost:${port}`, Origin: origin, Authorization: `Bearer ${token}` },
+        body: '{}',
+      });
+      expect(foreign.status, origin).toBe(403);
+    }
   });
 });

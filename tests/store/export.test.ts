@@ -156,6 +156,27 @@ describe('exportSessionMarkdown', () => {
     expect(markdown.indexOf('/workspace')).toBeGreaterThan(markdown.indexOf('"pwd"'));
   });
 
+  it('lists a call whose run ended while it ran as stopped, and one of a running session as calling', () => {
+    const { store } = tempStore();
+    const sessionId = newSession(store, 'Stopped').id;
+    store.updateSession(sessionId, { status: 'running' });
+    const call = {
+      type: 'tool',
+      sessionId,
+      callId: 'c1',
+      toolId: 't1',
+      name: 'bash',
+      args: { command: 'sleep 99' },
+    } as const;
+    store.appendEvent(stamped({ ...call, status: 'calling' }));
+    expect(exportSessionMarkdown(store, sessionId)).toContain('### Tool `bash` (calling)');
+    store.appendEvent(stamped({ type: 'done', sessionId, status: 'cancelled', result: 'Stopped.' }));
+    store.updateSession(sessionId, { status: 'cancelled' });
+    const markdown = exportSessionMarkdown(store, sessionId);
+    expect(markdown).toContain('### Tool `bash` (stopped)');
+    expect(markdown).not.toContain('(calling)');
+  });
+
   it("lists a user message's attached files under its text, and the images a final answer gained", () => {
     const { store } = tempStore();
     const sessionId = newSession(store, 'Files').id;

@@ -7,7 +7,7 @@ import type { SessionContext } from '../tool/session-context.js';
 import type { ToolCollection } from '../tool/tool-collection.js';
 import type { ToolResult } from '../tool/tool.js';
 import { clipOutput } from '../sandbox/clip-output.js';
-import { storedText, withBoundedImages } from './result-bounds.js';
+import { keepFullResult, MAX_STORED_RESULT_CHARS, storedText, withBoundedImages } from './result-bounds.js';
 import { parseToolArguments, type ParsedToolArguments } from '../llm/tool-arguments.js';
 import type { ImageObserver } from './image-observation.js';
 
@@ -55,7 +55,7 @@ export async function executeToolCall(call: ToolCall, options: ExecuteCallOption
     args: parsed.ok ? parsed.value : storedText(call.arguments),
     status: 'calling',
   });
-  const result = withBoundedImages(await runCall(call, toolId, parsed, options));
+  const result = withFullResultKept(withBoundedImages(await runCall(call, toolId, parsed, options)), toolId, options);
   const durationMs = Math.round(performance.now() - started);
   emit({
     type: 'tool',
@@ -78,6 +78,21 @@ export async function executeToolCall(call: ToolCall, options: ExecuteCallOption
     : undefined;
   const observation = observationOf(call.name, result, options.maxObserve);
   return { call, result, observation: imageText ? `${observation}\n${imageText}` : observation };
+}
+
+/** A result too long to store whole, with a note of where it is kept whole when the person asked for that. */
+function withFullResultKept(result: ToolResult, toolId: string, options: ExecuteCallOptions): ToolResult {
+  const settings = options.session.settings();
+  const output = result.output;
+  if (!settings.agent.keepFullResults || output === undefined || output.length <= MAX_STORED_RESULT_CHARS)
+    return result;
+  const note = keepFullResult(output, {
+    workspace: options.workspace,
+    toolId,
+    quotaMb: settings.sandbox.workspaceQuotaMb,
+  });
+  // the note leads, so every clipped view of the output keeps it
+  return { ...result, output: `${note}\n${output}` };
 }
 
 async function runCall(

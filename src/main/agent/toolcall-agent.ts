@@ -11,6 +11,11 @@ import { ReActAgent } from './react-agent.js';
 import { createImageObserver, noVisionModel, type ImageObserver } from './image-observation.js';
 import { executeToolCall, type ToolCallOutcome } from './tool-execution.js';
 import { noticeEvent } from '../../shared/notice-codes.js';
+import { readStepPage, type StepPage } from './browser-step-state.js';
+import { BROWSER_NEXT_STEP_PROMPT, browserNextStepPrompt } from './prompts/browser-prompt.js';
+
+/** the tool whose use gives the agent's next step the browser's page state */
+const BROWSER_TOOL_NAME = 'browser_use';
 
 export const DEFAULT_MAX_OBSERVE = 10_000;
 
@@ -27,6 +32,14 @@ export abstract class ToolCallAgent extends ReActAgent {
   protected readonly specialToolNames = new Set([TERMINATE_TOOL_NAME]);
   protected abstract readonly systemPrompt: string;
   protected readonly nextStepPrompt: string = '';
+  /** the browser agent reads the page before every step; others only in the step after they used the browser */
+  protected readonly pageStateEveryStep: boolean = false;
+  /** the page read for the step being thought about */
+  private stepPage: StepPage | undefined;
+  private usedBrowser = false;
+  /** the MCP servers whose tools the model had at its last step, with their tools' names */
+  private mcpServersShown?: Map<string, string[]>;
+  private readonly mcpServersDown = new Set<string>();
   private pendingCalls: ToolCall[] = [];
   private lastAnswer = '';
   /** the message event that carries lastAnswer: what the agent produced is shown under it */
@@ -50,15 +63,39 @@ export abstract class ToolCallAgent extends ReActAgent {
 
   /** The messages sent to the model: system prompt, memory, then this step's prompt. */
   protected requestMessages(): ChatMessage[] {
-    const stepPrompt = [this.nextStepNudge, this.nextStepPrompt].filter(Boolean).join('\n\n');
+    // after a browser action the step prompt is the browser's, with the page state (OpenManus's BrowserContextHelper)
+    const page = this.stepPage;
+    const nextStep = page ? BROWSER_NEXT_STEP_PROMPT : this.nextStepPrompt;
+    const stepPrompt = [this.nextStepNudge, nextStep].filter(Boolean).join('\n\n');
     this.nextStepNudge = '';
     const messages: ChatMessage[] = [{ role: 'system', content: this.systemPrompt }, ...this.memory.messages];
-    if (stepPrompt) messages.push({ role: 'user', content: stepPrompt });
+    if (page) {
+      // neither the state nor the screenshot is kept in memory: they are the page of this step only
+      messages.push({
+        role: 'user',
+        content: browserNextStepPrompt(page.state, stepPrompt),
+        ...(page.screenshot ? { images: [page.screenshot] } : {}),
+      });
+    } else if (stepPrompt) messages.push({ role: 'user', content: stepPrompt });
     return messages;
   }
 
   protected async think(signal: AbortSignal): Promise<boolean> {
+    const wantsPage = this.pageStateEveryStep || this.usedBrowser;
+    this.usedBrowser = false;
+    this.stepPage = wantsPage
+      ? await readStepPage(this.deps.session.browser, { sees: this.llm.supportsVision, signal })
+      : undefined;
+    try {
+      return await this.thinkWithModel(signal);
+    } finally {
+      this.stepPage = undefined;
+    }
+  }
+
+  private async thinkWithModel(signal: AbortSignal): Promise<boolean> {
     const tools = this.toolCollection();
+    this.noteMcpServerChanges();
     const messageId = randomUUID();
     const reply = await this.llm.askTool(this.requestMessages(), {
       tools: tools.specs(),
@@ -76,6 +113,30 @@ export abstract class ToolCallAgent extends ReActAgent {
         }),
     });
     return this.recordReply(reply, messageId);
+  }
+
+  /** A server whose tools left the list (it is down) or came back: the model is told, so it neither waits nor guesses. */
+  private noteMcpServerChanges(): void {
+    const shown = new Map<string, string[]>();
+    for (const tool of this.deps.tools())
+      if (tool.server) shown.set(tool.server, [...(shown.get(tool.server) ?? []), tool.name]);
+    const before = this.mcpServersShown;
+    this.mcpServersShown = shown;
+    if (!before) return;
+    const notes: string[] = [];
+    for (const [server, names] of before) {
+      if (shown.has(server)) continue;
+      this.mcpServersDown.add(server);
+      notes.push(
+        `MCP server "${server}" is not available now: its tools (${names.join(', ')}) were removed until it reconnects.`,
+      );
+    }
+    for (const [server, names] of shown) {
+      if (before.has(server)) continue;
+      const again = this.mcpServersDown.delete(server) ? ' again' : '';
+      notes.push(`MCP server "${server}" is connected${again}: its tools (${names.join(', ')}) are available.`);
+    }
+    if (notes.length) this.memory.add({ role: 'user', content: notes.join('\n') });
   }
 
   private recordReply(reply: LlmReply, messageId: string): boolean {
@@ -111,6 +172,7 @@ export abstract class ToolCallAgent extends ReActAgent {
 
   protected async act(signal: AbortSignal): Promise<string> {
     const calls = this.pendingCalls;
+    this.usedBrowser = calls.some((call) => call.name === BROWSER_TOOL_NAME);
     const tools = this.toolCollection();
     let outcomes: ToolCallOutcome[];
     try {

@@ -12,6 +12,7 @@ import { a2aCommand } from './commands/a2a.js';
 import { indexCommand } from './commands/index-folders.js';
 import { prepareServerOptions } from './commands/server-options.js';
 import { SWEEP_COMMAND, startSweep, sweepCommand } from './commands/sandbox-sweep.js';
+import { resolveDataDir } from '../store/data-dir.js';
 
 export const CLI_VERSION = '0.1.0';
 
@@ -30,7 +31,8 @@ export function createProgram(): Command {
     .hook('preSubcommand', (_program, subcommand) => prepareServerOptions(subcommand))
     .hook('preAction', (_program, actionCommand) => {
       // every start sweeps the sandboxes of dead manus processes; prune reports its own
-      if (actionCommand.name() !== 'prune' && actionCommand.name() !== SWEEP_COMMAND) startSweep();
+      if (actionCommand.name() === 'prune' || actionCommand.name() === SWEEP_COMMAND) return;
+      startSweep(resolveDataDir({ dataDir: actionCommand.optsWithGlobals<{ dataDir?: string }>().dataDir }));
     })
     .addCommand(runCommand())
     .addCommand(sessionsCommand())

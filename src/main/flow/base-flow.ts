@@ -3,14 +3,30 @@ import type { CoreEventInput, Image, SessionStatus } from '../../shared/events.j
 import { RunCancelledError } from '../agent/errors.js';
 import type { ToolCallAgent } from '../agent/toolcall-agent.js';
 import type { RunContext } from './mode-runner.js';
+import type { ChatMessage } from '../../shared/chat-message.js';
 import { type Plan, type PlanStore } from '../store/plan-store.js';
 import { planSnapshot } from './plan-text.js';
 import { noticeEvent, type NoticeArgs } from '../../shared/notice-codes.js';
 
 export const PRIMARY_AGENT = 'manus';
-export const DEFAULT_FLOW_TIMEOUT_MS = 60 * 60 * 1000;
-/** agent runs per turn before the flow stops and summarises (a plan that keeps growing must end) */
-export const DEFAULT_FLOW_STEP_LIMIT = 100;
+
+/** The images attached to the task as a model gets them: the images for one that sees, else their descriptions. */
+export interface TaskImages {
+  images: Image[];
+  /** text to add to the message in place of the images ('' when the model sees them, or there are none) */
+  described: string;
+}
+
+/** A step agent's prompt with the descriptions of the task's images a model that cannot see reads instead. */
+export function withImageDescriptions(prompt: string, seen: TaskImages): string {
+  return seen.described ? `${prompt}\n${seen.described}` : prompt;
+}
+
+/** A planner's user message with the task's images as the model gets them. */
+export function withTaskImages(content: string, seen: TaskImages): ChatMessage {
+  const text = withImageDescriptions(content, seen);
+  return { role: 'user', content: text, ...(seen.images.length ? { images: seen.images } : {}) };
+}
 
 export interface AgentDescription {
   name: string;
@@ -50,6 +66,21 @@ export abstract class BaseFlow {
   ) {
     this.plans = run.store.plans;
     this.deadline = AbortSignal.any([run.signal, AbortSignal.timeout(options.timeoutMs)]);
+  }
+
+  private taskImagesSeen?: Promise<TaskImages>;
+
+  /**
+   * The task's images for the planners and the step agents: the images themselves for a model that sees, else
+   * their descriptions, made once per turn (each step would otherwise ask the vision model again).
+   */
+  protected taskImages(): Promise<TaskImages> {
+    const images = this.run.request.images ?? [];
+    if (images.length === 0) return Promise.resolve({ images: [], described: '' });
+    this.taskImagesSeen ??= this.run
+      .observeImages(images, "the person's message", this.deadline)
+      .then((described) => (described ? { images: [], described } : { images, described: '' }));
+    return this.taskImagesSeen;
   }
 
   /** Runs one turn: a new task, or (input undefined) the continuation of the session's unfinished plan. */

@@ -1,5 +1,5 @@
 import type { ModeRunner, RunContext } from './mode-runner.js';
-import { DEFAULT_FLOW_STEP_LIMIT, DEFAULT_FLOW_TIMEOUT_MS, PRIMARY_AGENT, type FlowOptions } from './base-flow.js';
+import { PRIMARY_AGENT, type FlowOptions } from './base-flow.js';
 import { UnknownAgentError } from './flow-errors.js';
 import { FlowFactory, type FlowType } from './flow-factory.js';
 
@@ -23,7 +23,12 @@ function defaultAgents(type: FlowType, known: readonly string[]): string[] {
   return primaryFirst.length > 0 ? primaryFirst : DEFAULT_FLOW_AGENTS;
 }
 
-/** A resumed turn keeps the agents and parallelism its plan was made with. */
+const MINUTE_MS = 60_000;
+
+/**
+ * A resumed turn keeps the agents and parallelism its plan was made with; the limits are the settings' of the flow
+ * (`planning.*`, `planAct.*`) unless the turn names its own.
+ */
 function flowOptions(run: RunContext, type: FlowType): FlowOptions {
   const kind = type === 'plan_act' ? 'plan_act' : 'planning';
   const resumed = run.resuming
@@ -33,13 +38,17 @@ function flowOptions(run: RunContext, type: FlowType): FlowOptions {
         .at(-1)
     : undefined;
   const chosen = resumed?.agents ?? run.request.agents;
-  const planAct = run.settings.planAct;
+  const { planAct, planning } = run.settings;
+  const limits =
+    type === 'plan_act'
+      ? { stepLimit: planAct.maxStepsPerPlan, timeoutMinutes: planAct.timeoutMinutes }
+      : { stepLimit: planning.maxStepRuns, timeoutMinutes: planning.timeoutMinutes };
   return {
     agents: chosen?.length ? checkAgents(chosen, run.agentNames) : defaultAgents(type, run.agentNames),
     parallel: Math.max(1, resumed?.parallel ?? run.request.parallel ?? 1),
-    stepLimit: type === 'plan_act' ? planAct.maxStepsPerPlan : DEFAULT_FLOW_STEP_LIMIT,
+    stepLimit: run.request.maxStepRuns ?? limits.stepLimit,
     maxReplans: planAct.maxReplans,
-    timeoutMs: DEFAULT_FLOW_TIMEOUT_MS,
+    timeoutMs: (run.request.timeoutMinutes ?? limits.timeoutMinutes) * MINUTE_MS,
     ...(run.request.maxSteps ? { stepMaxSteps: run.request.maxSteps } : {}),
   };
 }

@@ -3,6 +3,7 @@ import type { AppSettings } from '../../shared/settings/app-settings.js';
 import type { Llm } from '../llm/types.js';
 import type { SessionStore } from '../store/store-api.js';
 import type { ToolCallAgent } from '../agent/toolcall-agent.js';
+import type { ImageObserver } from '../agent/image-observation.js';
 import type { SessionContext } from '../tool/session-context.js';
 
 export interface StartTaskRequest {
@@ -23,6 +24,10 @@ export interface StartTaskRequest {
   maxTotalTokens?: number;
   /** flows: run independent plan steps at the same time */
   parallel?: number;
+  /** flows: this turn's step runs at most (default: `planning.maxStepRuns` / `planAct.maxStepsPerPlan`) */
+  maxStepRuns?: number;
+  /** flows: this turn's minutes at most (default: `planning.timeoutMinutes` / `planAct.timeoutMinutes`) */
+  timeoutMinutes?: number;
 }
 
 export interface RunResult {
@@ -44,6 +49,8 @@ export interface RunContext {
   /** the session's parts (sandbox, browser, human channel...), the same for every turn */
   sessionContext: SessionContext;
   llm: Llm;
+  /** what the turn's model reads in place of images it cannot see (described by the vision model, or a note) */
+  observeImages: ImageObserver;
   /** every agent the core can run (flows check their agents and steps' `[TAG]`s against these) */
   agentNames: readonly string[];
   /**

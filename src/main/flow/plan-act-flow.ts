@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type { FlowPhase } from '../../shared/events.js';
 import { isLlmError } from '../llm/errors.js';
 import { describeError } from './run-errors.js';
 import type { NewPlanStep, Plan, PlanStep } from '../store/plan-store.js';
 import type { StepReport } from '../../shared/step-report.js';
-import { BaseFlow, type AgentDescription, type FlowResult } from './base-flow.js';
+import { BaseFlow, withImageDescriptions, type AgentDescription, type FlowResult } from './base-flow.js';
 import { imagesAmong } from './attached-images.js';
 import { clipNote } from './clip-note.js';
 import { executeStepPrompt } from './plan-act-prompts.js';
@@ -47,6 +48,21 @@ export class PlanActFlow extends BaseFlow {
   private described: AgentDescription[] | undefined;
 
   async execute(input: string): Promise<FlowResult> {
+    try {
+      const result = await this.carryOut(input);
+      this.emitPhase(result.status === 'finished' ? 'completed' : 'failed');
+      return result;
+    } catch (error) {
+      this.emitPhase('failed');
+      throw error;
+    }
+  }
+
+  private emitPhase(phase: FlowPhase, planId?: string): void {
+    this.run.emit({ type: 'phase', sessionId: this.sessionId, phase, ...(planId ? { planId } : {}) });
+  }
+
+  private async carryOut(input: string): Promise<FlowResult> {
     const latest = this.run.resuming ? this.latestPlan('plan_act') : undefined;
     if (latest?.status === 'completed' && latest.task === input) return this.alreadyDone(latest);
     const resumable = latest && latest.status !== 'completed' ? latest : undefined;
@@ -94,8 +110,16 @@ export class PlanActFlow extends BaseFlow {
   private async createPlan(task: string): Promise<Plan> {
     const earlier = this.plans.list(this.sessionId);
     let drafted;
+    this.emitPhase('planning');
     try {
-      drafted = await this.planner.createPlan(task, earlierWork(earlier), this.agentDescriptions(), this.deadline);
+      const seen = await this.taskImages();
+      drafted = await this.planner.createPlan(
+        task,
+        earlierWork(earlier),
+        this.agentDescriptions(),
+        seen,
+        this.deadline,
+      );
     } catch (error) {
       // a task too large for the model fails the run: one step would only fail later, less clearly
       if (isLlmError(error, 'context_length')) throw error;
@@ -141,6 +165,7 @@ export class PlanActFlow extends BaseFlow {
       agent: agentName,
       addRun: true,
     });
+    this.emitPhase('executing', plan.id);
     this.emitStep('started', running, step.index, { agent: agentName });
     this.emitPlan('updated', running);
     const since = Date.now();
@@ -156,7 +181,11 @@ export class PlanActFlow extends BaseFlow {
     let report: StepReport;
     let error: string | undefined;
     try {
-      const outcome = await agent.run(prompt, { signal: this.deadline });
+      const seen = await this.taskImages();
+      const outcome = await agent.run(withImageDescriptions(prompt, seen), {
+        signal: this.deadline,
+        images: seen.images,
+      });
       const parsed = parseReply(outcome.text, StepReportSchema);
       report = parsed.ok
         ? parsed.value
@@ -220,6 +249,7 @@ export class PlanActFlow extends BaseFlow {
   private async updateRemaining(planId: string, run: StepRun): Promise<{ plan: Plan }> {
     const plan = this.plans.require(this.sessionId, planId);
     if (!plan.steps.some((step) => step.status === 'not_started')) return { plan };
+    this.emitPhase('updating', planId);
     try {
       return {
         plan: this.replaceRemaining(plan, await this.planner.nextSteps(this.nextStepInput(plan, run), this.deadline)),
@@ -239,6 +269,7 @@ export class PlanActFlow extends BaseFlow {
     const replansSoFar = plan.steps.filter((step) => step.status === 'blocked').length - 1;
     if (replansSoFar >= this.options.maxReplans) return { ending: replanLimitEnding(failed, this.options.maxReplans) };
     let steps: PlannedStep[];
+    this.emitPhase('updating', planId);
     try {
       steps = await this.planner.nextSteps(this.nextStepInput(plan, run), this.deadline);
     } catch (error) {

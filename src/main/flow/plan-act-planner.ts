@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Llm } from '../llm/types.js';
 import type { ChatMessage } from '../../shared/chat-message.js';
-import type { AgentDescription } from './base-flow.js';
+import { withTaskImages, type AgentDescription, type TaskImages } from './base-flow.js';
 import { PlannerReplyError } from './flow-errors.js';
 import {
   createPlanPrompt,
@@ -34,9 +34,11 @@ export class PlanActPlanner {
     task: string,
     earlierWork: string | undefined,
     agents: readonly AgentDescription[],
+    seen: TaskImages,
     signal: AbortSignal,
   ): Promise<PlanActPlan> {
-    return this.askJson(createPlanPrompt(task, earlierWork, agents), PlanActPlanSchema, 'plan', signal);
+    const prompt = withTaskImages(createPlanPrompt(task, earlierWork, agents), seen);
+    return this.askJson(prompt, PlanActPlanSchema, 'plan', signal);
   }
 
   /** The steps still to do after a step ended (a failed one: a replan). */
@@ -48,10 +50,15 @@ export class PlanActPlanner {
     return this.askJson(summarizePrompt(planJson, language), PlanActSummarySchema, 'summary', signal);
   }
 
-  private async askJson<T>(prompt: string, schema: z.ZodType<T>, what: string, signal: AbortSignal): Promise<T> {
+  private async askJson<T>(
+    prompt: string | ChatMessage,
+    schema: z.ZodType<T>,
+    what: string,
+    signal: AbortSignal,
+  ): Promise<T> {
     const messages: ChatMessage[] = [
       { role: 'system', content: PLANNER_SYSTEM_PROMPT },
-      { role: 'user', content: prompt },
+      typeof prompt === 'string' ? { role: 'user', content: prompt } : prompt,
     ];
     let lastError = '';
     for (let attempt = 1; attempt <= MAX_JSON_ATTEMPTS; attempt++) {

@@ -11,7 +11,8 @@ import {
   planningTool,
   stepsFromArguments,
 } from './planning-tool.js';
-import { BaseFlow, type FlowResult, type FlowStop } from './base-flow.js';
+import { BaseFlow, withImageDescriptions, withTaskImages, type FlowResult, type FlowStop } from './base-flow.js';
+import type { NoticeArgs } from '../../shared/notice-codes.js';
 import { summarizePlan, completedResults } from './flow-summary.js';
 import {
   DEFAULT_PLAN_STEPS,
@@ -73,15 +74,15 @@ export class PlanningFlow extends BaseFlow {
     const earlier = this.plans.list(this.sessionId);
     const messages: ChatMessage[] = [
       { role: 'system', content: PLANNING_SYSTEM_PROMPT },
-      {
-        role: 'user',
-        content: initialPlanPrompt({
+      withTaskImages(
+        initialPlanPrompt({
           task,
           agents: this.options.agents.length > 1 ? this.describeAgents() : [],
           parallel: this.options.parallel,
           earlierWork: earlierWork(earlier),
         }),
-      },
+        await this.taskImages(),
+      ),
     ];
     let drafted: { title: string; steps: string[]; dependencies?: number[][] } | undefined;
     let failure = '';
@@ -186,7 +187,11 @@ export class PlanningFlow extends BaseFlow {
     });
     const settle = { planId, key: step.key, agent: agentName, since: Date.now() };
     try {
-      const outcome = await agent.run(prompt, { signal: this.deadline });
+      const seen = await this.taskImages();
+      const outcome = await agent.run(withImageDescriptions(prompt, seen), {
+        signal: this.deadline,
+        images: seen.images,
+      });
       if (outcome.outcome === 'success') return this.settleStep({ ...settle, ok: true, text: outcome.text });
       return this.settleStep({
         ...settle,
@@ -274,16 +279,33 @@ export class PlanningFlow extends BaseFlow {
     if (changed) this.emitPlan('updated', this.plans.require(this.sessionId, planId));
   }
 
+  /** The notice that the flow's own limit stopped it, which also ends its summary. */
+  private stopNotice(stop: FlowStop | undefined): NoticeArgs<'flow_step_limit' | 'flow_timeout'> | undefined {
+    if (stop === 'step_limit') {
+      const limit = this.options.stepLimit;
+      return [
+        'flow_step_limit',
+        `The flow stopped: it reached its limit of ${limit} step runs (setting planning.maxStepRuns); the steps left were not run.`,
+        { limit },
+      ];
+    }
+    if (stop !== 'timeout') return undefined;
+    const minutes = this.options.timeoutMs / 60_000;
+    return [
+      'flow_timeout',
+      `The flow stopped: its time limit of ${minutes} minutes (setting planning.timeoutMinutes) was reached before every step was done.`,
+      { minutes },
+    ];
+  }
+
   private async finish(planId: string, stop: FlowStop | undefined): Promise<FlowResult> {
     const plan = this.plans.require(this.sessionId, planId);
     const allDone = plan.steps.every((step) => step.status === 'completed');
+    const stopped = allDone ? undefined : this.stopNotice(stop);
+    if (stopped) this.emitNotice('warning', ...stopped);
     const ending = allDone
       ? 'All steps are completed.'
-      : stop === 'timeout'
-        ? 'The flow stopped: its time limit was reached before every step was done.'
-        : stop === 'step_limit'
-          ? `The flow stopped: it reached its limit of ${this.options.stepLimit} step runs.`
-          : 'The flow stopped: some steps are blocked and the planner did not find a way around them.';
+      : (stopped?.[1] ?? 'The flow stopped: some steps are blocked and the planner did not find a way around them.');
     const summary = await summarizePlan({
       run: this.run,
       plan,

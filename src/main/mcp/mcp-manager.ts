@@ -64,9 +64,14 @@ export class McpManager {
     await this.apply({ ...this.settings, servers: { ...this.settings.servers, [name]: { ...config, enabled } } });
   }
 
-  /** Current tools of every connected (or reconnecting) server, named `mcp_{server}_{tool}`. */
+  /** Current tools of every connected server, named `mcp_{server}_{tool}` (a server that is down has none). */
   mcpTools(): AnyTool[] {
     return this.tools;
+  }
+
+  /** Lists again the tools of servers that do not announce changes (at the start of a turn; cached briefly). */
+  async refreshTools(): Promise<void> {
+    await Promise.all([...this.connections.values()].map((connection) => connection.refreshTools()));
   }
 
   statuses(): McpServerStatus[] {
@@ -111,6 +116,8 @@ export class McpManager {
     const tools: AnyTool[] = [];
     const taken = new Set<string>();
     for (const connection of this.connections.values()) {
+      // a server that crashed or gave up would only answer "not connected": its tools wait for its reconnect
+      if (!connection.isConnected()) continue;
       for (const tool of connection.listTools()) {
         let name = mcpToolName(connection.name, tool.name);
         // two tools that sanitise to the same name (a.b and a_b) get a numbered suffix

@@ -16,6 +16,7 @@ export function mcpToolFor(
   return defineTool({
     name,
     kind: 'mcp',
+    server: connection.name,
     description: `[MCP ${connection.name}] ${description}`,
     parameters: McpArgumentsSchema,
     inputJsonSchema: tool.inputSchema as Record<string, unknown>,

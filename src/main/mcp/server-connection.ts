@@ -35,6 +35,10 @@ const RECONNECT_MAX_DELAY_MS = 30_000;
 /** consecutive failed connects after which a server stays failed until settings are applied again */
 const MAX_CONNECT_FAILURES = 8;
 const PING_TIMEOUT_MS = 5_000;
+/** a tool list younger than this is not asked for again (several turns in a row, a flow's steps) */
+const TOOL_LIST_FRESH_MS = 5_000;
+/** listing again at a turn's start waits at most this long; the list stays as it was if the server is slow */
+const TOOL_RELIST_TIMEOUT_MS = 5_000;
 const CLIENT_INFO = { name: 'manus-desktop', version: '0.1.0' };
 /** what servers that log are asked to send: their notes and problems, not their debugging */
 const SERVER_LOG_LEVEL = 'info';
@@ -92,6 +96,8 @@ export class McpServerConnection {
   private lastError?: string;
   private lastFailure?: McpConnectFailure;
   private tools: McpTool[] = [];
+  /** when the tools were last listed (ms since epoch) */
+  private toolsListedAt = 0;
   private prompts: Prompt[] = [];
   private resources: Resource[] = [];
   private connecting?: Promise<void>;
@@ -133,6 +139,35 @@ export class McpServerConnection {
 
   listTools(): McpTool[] {
     return this.tools;
+  }
+
+  isConnected(): boolean {
+    return this.state === 'connected';
+  }
+
+  /**
+   * Lists the tools again when the server does not announce changes (no `listChanged`) and the list is older than
+   * a few seconds; never throws (a server that does not answer keeps its list, its calls find out the rest).
+   */
+  async refreshTools(): Promise<void> {
+    const client = this.client;
+    if (this.state !== 'connected' || !client) return;
+    const tools = client.getServerCapabilities()?.tools;
+    if (!tools || tools.listChanged || Date.now() - this.toolsListedAt < TOOL_LIST_FRESH_MS) return;
+    const generation = this.generation;
+    try {
+      const listed = await withTimeout(
+        listAll<McpTool>((cursor) => client.listTools({ cursor }), 'tools'),
+        TOOL_RELIST_TIMEOUT_MS,
+        `no tool list within ${TOOL_RELIST_TIMEOUT_MS} ms`,
+      );
+      this.toolsListedAt = Date.now();
+      const before = this.tools.map((tool) => tool.name).join('\n');
+      if (listed.map((tool) => tool.name).join('\n') === before) this.tools = listed;
+      else this.updateList(generation, null, () => (this.tools = listed));
+    } catch {
+      // the list stays as it was
+    }
   }
 
   status(): McpServerStatus {
@@ -299,6 +334,7 @@ export class McpServerConnection {
     // a server that cannot set its level still logs at its own: nothing to do about it
     if (capabilities.logging) await client.setLoggingLevel(SERVER_LOG_LEVEL).catch(() => undefined);
     this.tools = capabilities.tools ? await listAll<McpTool>((cursor) => client.listTools({ cursor }), 'tools') : [];
+    this.toolsListedAt = Date.now();
     // prompts and resources are extras: a server that fails to list them still serves its tools
     this.prompts = capabilities.prompts
       ? await listAll<Prompt>((cursor) => client.listPrompts({ cursor }), 'prompts').catch(() => [])

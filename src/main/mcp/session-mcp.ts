@@ -32,11 +32,13 @@ export class SessionMcp {
 
   /**
    * Resolves once every enabled server of the session connected or failed (each bounded by its timeout), after
-   * bringing the session's servers in line with its current settings (a server switched in Settings mid-session).
+   * bringing the session's servers in line with its current settings (a server switched in Settings mid-session)
+   * and listing again the tools of servers that do not announce changes.
    */
   async ready(session: SessionContext): Promise<McpManager> {
     const manager = await this.managerFor(session);
     await manager.apply(session.settings().mcp);
+    await manager.refreshTools();
     return manager;
   }
 

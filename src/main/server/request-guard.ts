@@ -36,6 +36,11 @@ export const RequestGuardOptionsSchema = z.object({
   allowedHosts: z.array(AllowedHostSchema).default([]),
   /** the server serves a page of its own, whose requests carry the server's origin; otherwise no page may call */
   ownPage: z.boolean().default(false),
+  /**
+   * pages on this machine (http(s)://localhost, 127.0.0.1 or [::1], any port) may call, with the token still needed:
+   * MCP's Streamable HTTP asks servers to accept local clients' Origins and refuse the rest (DNS rebinding)
+   */
+  loopbackOrigins: z.boolean().default(false),
   /** named in `WWW-Authenticate` */
   realm: z.string().min(1),
 });
@@ -84,6 +89,16 @@ function parseHost(header: string): { name: string; port: number } | undefined {
   return { name: hostName(name), port: match[2] === undefined ? DEFAULT_HTTP_PORT : Number(match[2]) };
 }
 
+/** Whether an Origin header names a page on this machine: http(s) on a loopback name, any port. */
+function isLoopbackOrigin(origin: string): boolean {
+  try {
+    const url = new URL(origin);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && LOOPBACK_NAMES.includes(url.hostname);
+  } catch {
+    return false;
+  }
+}
+
 function origins(names: readonly string[], port: number): string[] {
   return names.map((name) => (port === DEFAULT_HTTP_PORT ? `http://${name}` : `http://${name}:${port}`));
 }
@@ -103,10 +118,8 @@ export function createRequestGuard(options: RequestGuardOptions): RequestGuard {
       return { status: 403, code: 'wrong_host', message: 'This server does not answer to that Host name.' };
     }
     const origin = request.headers.origin;
-    if (
-      origin !== undefined &&
-      !(settings.ownPage && port !== undefined && origins(hostNames, port).includes(origin))
-    ) {
+    const ownOrigin = settings.ownPage && port !== undefined && origins(hostNames, port).includes(origin ?? '');
+    if (origin !== undefined && !ownOrigin && !(settings.loopbackOrigins && isLoopbackOrigin(origin))) {
       return { status: 403, code: 'foreign_origin', message: 'Requests from other web pages are refused.' };
     }
     return undefined;

@@ -31,7 +31,12 @@ import type { SessionContext } from '../tool/session-context.js';
 import type { AnyTool } from '../tool/tool.js';
 import { HumanChannel } from '../human/human-channel.js';
 import { providerOfModel, resolveLlmConfig, resolveLlmName, resolveVisionLlmConfig } from './llm-resolution.js';
-import { noVisionModel, unusableVisionModel, type ImageSight } from '../agent/image-observation.js';
+import {
+  createImageObserver,
+  noVisionModel,
+  unusableVisionModel,
+  type ImageSight,
+} from '../agent/image-observation.js';
 import { createImageDescriber } from '../llm/image-description.js';
 import { attachmentNote } from '../workspace/workspace-files.js';
 import { DEFAULT_EVENT_WINDOW } from '../../shared/contract/event-window-size.js';
@@ -416,6 +421,13 @@ export class SessionService {
       settings,
       sessionContext: live.context,
       llm,
+      // a model that sees gets the images themselves: the observer answers '' without looking at its sight
+      observeImages: createImageObserver({
+        llm,
+        sight: sight ?? noVisionModel(llm.model),
+        sessionId: session.id,
+        emit: this.emit,
+      }),
       agentNames: Object.keys(this.options.agents),
       createAgent: (name, options = {}) => {
         const memoryKey = options.memoryKey ?? name;

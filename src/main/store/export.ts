@@ -1,5 +1,6 @@
 import type { CoreEvent, CoreEventOf, Image, SessionInfo } from '../../shared/events.js';
 import { readStepReport } from '../../shared/step-report.js';
+import { isLiveStatus } from '../../shared/session-vocabulary.js';
 import { redactDeep, redactText } from './redact.js';
 import type { SessionStore } from './store-api.js';
 import { SessionNotFoundError } from './store-errors.js';
@@ -75,10 +76,12 @@ function messageSection(
   return [`## ${who}`, '', shown, ...attached, ...imageLines(images)].join('\n');
 }
 
-function toolSection(call: ToolEvent): string {
+/** `stopped`: the run ended (Stop, a crash) while the call ran, so no result will come (as the app shows it). */
+function toolSection(call: ToolEvent, stopped: boolean): string {
   const timing = call.durationMs === undefined ? '' : `, ${Math.round(call.durationMs)} ms`;
+  const status = call.status === 'calling' && stopped ? 'stopped' : call.status;
   const parts = [
-    `### Tool \`${call.name}\` (${call.status}${timing})`,
+    `### Tool \`${call.name}\` (${status}${timing})`,
     '',
     'Arguments:',
     fenced(formatJson(call.args), 'json'),
@@ -147,6 +150,9 @@ export function exportSessionMarkdown(store: SessionStore, sessionId: string, op
       streamedText.set(event.messageId, (streamedText.get(event.messageId) ?? '') + event.text);
     }
   }
+  // a call still calling when its run ended stays so in the store: the run's end (or a session no longer live) ends it
+  const lastRunEnd = events.findLast((event) => event.type === 'done')?.seq ?? 0;
+  const endedAfter = (call: ToolEvent) => !isLiveStatus(session.status) || call.seq < lastRunEnd;
   const sections = [`# ${session.title || 'Untitled session'}`, metadataLines(session).join('\n')];
   const rendered = new Set<string>();
   for (const event of events) {
@@ -164,7 +170,7 @@ export function exportSessionMarkdown(store: SessionStore, sessionId: string, op
     } else if (event.type === 'tool') {
       const call = finalCall.get(toolKey(event));
       if (!call || rendered.has(toolKey(event))) continue;
-      sections.push(toolSection(call));
+      sections.push(toolSection(call, endedAfter(call)));
       rendered.add(toolKey(event));
     } else {
       const section = eventSection(event);

@@ -44,6 +44,8 @@ export interface Tool<P extends z.ZodType = z.ZodType> {
   /** the risk of one call when it depends on the arguments (viewing a file vs writing it) */
   riskOf?: (args: z.infer<P>) => ToolRisk;
   execute(args: z.infer<P>, ctx: ToolContext): Promise<ToolResult>;
+  /** the MCP server the tool comes from: when its tools leave or return, the model is told by server */
+  server?: string;
 }
 
 export type AnyTool = Tool<z.ZodType>;

@@ -7,6 +7,7 @@ import { McpSettingsSchema } from './mcp-settings.js';
 import { ApprovalSettingsSchema } from './approval-settings.js';
 import { ImageDetailSchema } from './vision-settings.js';
 import { PlanActSettingsSchema } from './plan-act-settings.js';
+import { PlanningSettingsSchema } from './planning-settings.js';
 import { UploadSettingsSchema } from './upload-settings.js';
 
 export const AgentSettingsSchema = z.object({
@@ -20,6 +21,11 @@ export const AgentSettingsSchema = z.object({
    * tokens as the provider reports them, its run stops before the next call; unset, no limit
    */
   maxTotalTokens: z.number().int().positive().optional(),
+  /**
+   * a tool result cut for the conversation (past 100,000 characters) is also kept whole in the workspace, under
+   * .manus/results/, while the workspace quota has room for it
+   */
+  keepFullResults: z.boolean().default(false),
 });
 export type AgentSettings = z.infer<typeof AgentSettingsSchema>;
 
@@ -39,6 +45,7 @@ export const AppSettingsSchema = z
     search: SearchSettingsSchema.default(SearchSettingsSchema.parse({})),
     mcp: McpSettingsSchema.default(McpSettingsSchema.parse({})),
     approval: ApprovalSettingsSchema.default(ApprovalSettingsSchema.parse({})),
+    planning: PlanningSettingsSchema.default(PlanningSettingsSchema.parse({})),
     planAct: PlanActSettingsSchema.default(PlanActSettingsSchema.parse({})),
     uploads: UploadSettingsSchema.default(UploadSettingsSchema.parse({})),
   })

@@ -39,6 +39,14 @@ export function configCommand(): Command {
     );
 
   config
+    .command('import')
+    .description(
+      "take OpenManus's config/config.toml (and the config/mcp.json beside it) into the settings; says what it mapped and what not",
+    )
+    .argument('<file>', 'the config.toml')
+    .action(async (file: string, _options: unknown, command: Command) => (await actions()).importConfig(file, command));
+
+  config
     .command('path')
     .description('print the data folder')
     .action(async (_options: unknown, command: Command) => (await actions()).printDataDir(command));

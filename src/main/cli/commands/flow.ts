@@ -1,10 +1,19 @@
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { addTurnOptions, positiveInt, type TurnOptions } from '../turn-options.js';
 
 interface FlowCommandOptions extends TurnOptions {
   mode: 'planning' | 'plan-act';
   agents?: string;
   parallel?: number;
+  timeout?: number;
+  maxStepRuns?: number;
+}
+
+/** `--timeout`: minutes, a fraction allowed. */
+function positiveMinutes(value: string): number {
+  const minutes = Number(value);
+  if (!Number.isFinite(minutes) || minutes <= 0) throw new InvalidArgumentError('must be a positive number of minutes');
+  return minutes;
 }
 
 /** `manus flow "<task>"`: a plan made by the model, carried out step by step by the chosen agents. */
@@ -17,7 +26,17 @@ export function flowCommand(): Command {
         new Option('--mode <mode>', 'how to plan and execute').choices(['planning', 'plan-act']).default('planning'),
       )
       .option('--agents <names>', 'comma-separated agents the flow may use (e.g. manus,data_analysis,swe,browser)')
-      .option('--parallel <n>', 'run up to n independent steps at the same time', positiveInt),
+      .option('--parallel <n>', 'run up to n independent steps at the same time', positiveInt)
+      .option(
+        '--timeout <minutes>',
+        'stop and summarise after this many minutes (default: setting planning.timeoutMinutes / planAct.timeoutMinutes)',
+        positiveMinutes,
+      )
+      .option(
+        '--max-step-runs <n>',
+        'stop and summarise after n step runs (default: setting planning.maxStepRuns / planAct.maxStepsPerPlan)',
+        positiveInt,
+      ),
     {
       workspace: 'the folder the agents work in (default: a new folder per session)',
       maxSteps: 'step limit of each plan step',
@@ -40,6 +59,8 @@ export function flowCommand(): Command {
         mode: options.mode === 'plan-act' ? 'plan_act' : 'planning',
         agents,
         parallel: options.parallel ?? 1,
+        maxStepRuns: options.maxStepRuns,
+        timeoutMinutes: options.timeout,
       }),
     );
   });

@@ -34,7 +34,7 @@ export interface McpHttpOptions {
 
 /**
  * Streamable HTTP on 127.0.0.1 with a server instance per MCP session (so a client's cancellation reaches the call
- * it cancels), every request carrying `Authorization: Bearer <token>` and no browser page allowed to call.
+ * it cancels), every request carrying `Authorization: Bearer <token>`; of browser pages, only those on this machine.
  */
 export async function serveMcpOverHttp(createServer: () => Server, options: McpHttpOptions): Promise<McpHttpServer> {
   const address = options.host ?? LOOPBACK_ADDRESS;
@@ -42,6 +42,7 @@ export async function serveMcpOverHttp(createServer: () => Server, options: McpH
     address,
     token: options.token,
     allowedHosts: options.allowedHosts,
+    loopbackOrigins: true,
     realm: 'manus-mcp',
   });
   const app = express();

@@ -24,6 +24,13 @@ export function SessionHeader({
   const status = view.status ?? 'idle';
   const activity = view.activity;
   const running = status === 'running';
+  // while a Plan-Act planner works no agent does: the header says what the planner is doing
+  const planner =
+    view.flowPhase === 'planning'
+      ? t('session.planning')
+      : view.flowPhase === 'updating'
+        ? t('session.updatingPlan')
+        : undefined;
   return (
     <header className="session-header">
       <div className="session-heading">
@@ -36,7 +43,11 @@ export function SessionHeader({
             {running ? <span className="spinner" aria-hidden /> : null}
             {t(`status.${status}`)}
           </span>
-          {running && activity ? (
+          {running && planner ? (
+            <span className="activity" data-testid="flow-phase" data-phase={view.flowPhase}>
+              {planner}
+            </span>
+          ) : running && activity ? (
             <span className="activity">
               {activity.agent} · {activity.phase === 'thinking' ? t('session.thinking') : t('session.acting')} ·{' '}
               {t('session.step', { step: activity.step, max: activity.maxSteps })}

@@ -3,6 +3,7 @@ import type {
   AgentState,
   CoreEvent,
   CoreEventOf,
+  FlowPhase,
   Image,
   MessageParams,
   PlanSnapshot,
@@ -172,6 +173,8 @@ export interface SessionView {
   plan?: PlanView;
   screenshots: Screenshot[];
   activity?: AgentActivity;
+  /** where a Plan-Act turn is: while its planner plans or updates the plan, the header says so */
+  flowPhase?: FlowPhase;
   usage?: UsageTotals;
   /** asks still waiting for the user */
   waitingAsks: string[];
@@ -249,6 +252,9 @@ function applyOne(draft: SessionView, event: CoreEvent): void {
         step: event.step,
         maxSteps: event.maxSteps,
       };
+      return;
+    case 'phase':
+      draft.flowPhase = event.phase;
       return;
     case 'usage':
       draft.usage = event.session;

@@ -11,6 +11,8 @@ import { BrowserSection } from './BrowserSection.js';
 import { ApprovalSection } from './ApprovalSection.js';
 import { AppearanceSection } from './AppearanceSection.js';
 import { UsageSection } from './UsageSection.js';
+import { FlowsSection } from './FlowsSection.js';
+import { SearchSection } from './SearchSection.js';
 import './settings.css';
 
 const TAB_ICONS: Record<SettingsTab, string> = {
@@ -18,6 +20,8 @@ const TAB_ICONS: Record<SettingsTab, string> = {
   mcp: '⊕',
   sandbox: '▣',
   browser: '◎',
+  search: '⌕',
+  flows: '☰',
   approval: '✓',
   usage: '¤',
   appearance: '◐',
@@ -124,6 +128,8 @@ export function SettingsScreen({
             {tab === 'mcp' ? <McpSection client={client} settings={settings} save={save} /> : null}
             {tab === 'sandbox' ? <SandboxSection client={client} settings={settings} save={save} /> : null}
             {tab === 'browser' ? <BrowserSection client={client} settings={settings} save={save} /> : null}
+            {tab === 'search' ? <SearchSection client={client} settings={settings} save={save} /> : null}
+            {tab === 'flows' ? <FlowsSection client={client} settings={settings} save={save} /> : null}
             {tab === 'approval' ? <ApprovalSection client={client} settings={settings} save={save} /> : null}
             {tab === 'usage' ? <UsageSection client={client} settings={settings} save={save} /> : null}
             {tab === 'appearance' ? <AppearanceSection /> : null}

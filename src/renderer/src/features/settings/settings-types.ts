@@ -1,7 +1,17 @@
 import type { MaskedSettings } from '../../../../shared/contract.js';
 import type { ManusClient } from '../../client/manus-client.js';
 
-export const SETTINGS_TABS = ['providers', 'mcp', 'sandbox', 'browser', 'approval', 'usage', 'appearance'] as const;
+export const SETTINGS_TABS = [
+  'providers',
+  'mcp',
+  'sandbox',
+  'browser',
+  'search',
+  'flows',
+  'approval',
+  'usage',
+  'appearance',
+] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
 
 export type LlmEntry = MaskedSettings['llms'][string];
