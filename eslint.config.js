@@ -12,6 +12,27 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-control-regex': 'off',
+      // the CLI prints through a tagged template (printOut.line`...`), which filters every value for the terminal
+      '@typescript-eslint/no-unused-expressions': ['error', { allowTaggedTemplates: true }],
+    },
+  },
+  {
+    // one way text from outside reaches the terminal: the commands print through src/main/cli/output
+    files: ['src/main/cli/**/*.ts'],
+    ignores: ['src/main/cli/output/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "MemberExpression[object.object.name='process'][object.property.name=/^std(out|err)$/][property.name='write']",
+          message: 'Print with printOut/printErr (src/main/cli/output/terminal-print.ts): they filter outside text.',
+        },
+        {
+          selector: "CallExpression[callee.object.name='console']",
+          message: 'Print with printOut/printErr (src/main/cli/output/terminal-print.ts): they filter outside text.',
+        },
+      ],
     },
   },
   {

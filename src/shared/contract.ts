@@ -6,6 +6,7 @@ import type { RequestName } from './contract/names.js';
 import {
   ImportMcpRequestSchema,
   ImportedMcpSchema,
+  ConfirmMcpRequestSchema,
   LlmTestReportSchema,
   McpServerStateSchema,
   SandboxBuildJobSchema,
@@ -134,8 +135,13 @@ export const CONTRACT = {
   appInfo: request(z.object({}), AppInfoSchema),
   testLlm: request(TestLlmRequestSchema, LlmTestReportSchema),
   mcpStatus: request(z.object({}), z.array(McpServerStateSchema)),
-  /** adds the file's servers to the settings (an existing name is replaced); replies with them, masked */
+  /**
+   * adds the file's valid servers to the settings (an existing name is replaced), stdio ones unconfirmed; replies
+   * with them, masked, and the entries skipped with why
+   */
   importMcpConfig: request(ImportMcpRequestSchema, ImportedMcpSchema),
+  /** lets an unconfirmed stdio server start, if it still runs the launch the person was shown */
+  confirmMcpServer: request(ConfirmMcpRequestSchema, Ok),
   /** starts signing in to a remote server in the browser; mcpStatus shows the progress */
   mcpSignIn: request(z.object({ name: z.string().min(1) }), Ok),
   mcpSignInCancel: request(z.object({ name: z.string().min(1) }), Ok),

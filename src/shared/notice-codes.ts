@@ -27,7 +27,7 @@ export const NOTICE_PARAMS = {
   local_sandbox: {},
   settings_problem: { setting: 'string' },
   settings_unreadable: {},
-  mcp_failed: { server: 'string', error: 'string', reason: ['command_not_found', 'sign_in_required'] },
+  mcp_failed: { server: 'string', error: 'string', reason: ['command_not_found', 'sign_in_required', 'unconfirmed'] },
   // MCP servers asking through the human channel
   mcp_elicitation_declined: { server: 'string', message: 'string' },
   mcp_elicitation_invalid: { server: 'string', problems: 'string' },

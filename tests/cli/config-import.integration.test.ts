@@ -81,7 +81,10 @@ describe('`manus config import config.toml` (OpenManus)', () => {
     const env = cliEnv(dataDir, 'http://127.0.0.1:9');
 
     const imported = await runCli(['config', 'import', toml], env);
-    expect(imported.stderr).toBe('');
+    // the command from mcp.json is not started before the person has seen it
+    expect(imported.stderr).toMatch(
+      /^Not confirmed, so not started until you confirm: files\. .*manus mcp confirm NAME/,
+    );
     expect(imported.code).toBe(0);
     const out = imported.stdout;
     expect(out).toContain('[llm] model → llms.openmanus (the default provider)');
@@ -127,7 +130,7 @@ describe('`manus config import config.toml` (OpenManus)', () => {
       bashTimeoutSeconds: 300,
       network: true,
     });
-    expect(settings.mcp.servers.files).toMatchObject({ type: 'stdio', command: 'npx' });
+    expect(settings.mcp.servers.files).toMatchObject({ type: 'stdio', command: 'npx', unconfirmed: true });
 
     // the keys went to the secret store: shown masked, and nowhere in the data folder's files in plain text
     expect(JSON.stringify(settings)).not.toContain(KEY);

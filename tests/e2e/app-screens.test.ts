@@ -7,6 +7,7 @@ import { useAppInChromium } from './support/app-in-chromium.js';
 import { call, finish, lastToolResult } from './support/scripts.js';
 import { API_PREFIX } from '../../src/shared/contract/web-transport.js';
 import type { MaskedSettings } from '../../src/shared/contract.js';
+import { shellWord } from '../../src/shared/settings/mcp-launch.js';
 
 const UI_TIMEOUT_MS = 20_000;
 const RUN_TIMEOUT_MS = 60_000;
@@ -142,12 +143,23 @@ describe('first run and settings', () => {
       JSON.stringify({
         mcpServers: {
           imported: { command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'], env: { API_TOKEN: token } },
+          'docs\x1b]8;;http://evil.example/\x1b\\': { command: 'node' },
         },
       }),
     );
     await page.getByTestId('import-mcp-submit').click();
+    await expect.poll(() => page.getByTestId('mcp-import-skipped').textContent()).toContain('1-40 of a-z');
+    // an imported command is shown in full and does not start until the person confirms it
     const imported = page.locator('[data-server="imported"]');
+    await expect.poll(() => imported.getAttribute('data-state'), { timeout: 30_000 }).toBe('unconfirmed');
+    expect(await imported.getByTestId('mcp-launch').textContent()).toBe(
+      [process.execPath, EVERYTHING_ENTRY, 'stdio'].map(shellWord).join(' '),
+    );
+    expect(await imported.getByTestId('mcp-unconfirmed').textContent()).toContain('Sets API_TOKEN');
+    await e2e.watched.screenshot('settings-mcp-unconfirmed');
+    await imported.getByTestId('mcp-confirm').click();
     await expect.poll(() => imported.getAttribute('data-state'), { timeout: 30_000 }).toBe('connected');
+    expect(await imported.getByTestId('mcp-unconfirmed').count()).toBe(0);
     await imported.getByRole('button', { name: 'Edit' }).click();
     expect(await page.getByTestId('mcp-form').locator('textarea').nth(1).inputValue()).toBe('API_TOKEN=••••wxyz');
     expect(await page.content()).not.toContain(token);

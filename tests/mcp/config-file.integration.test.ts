@@ -28,8 +28,16 @@ describe('mcpServers JSON import and export', () => {
         off: { command: 'uvx', args: ['mcp-server-fetch'], disabled: true },
       },
     });
-    const servers = parseMcpConfigFile(file);
-    expect(servers.everything).toMatchObject({ type: 'stdio', command: 'node', env: { DEBUG: '0' }, enabled: true });
+    const { servers, skipped } = parseMcpConfigFile(file);
+    expect(skipped).toEqual([]);
+    // a command from a file is not started until the person has seen it
+    expect(servers.everything).toMatchObject({
+      type: 'stdio',
+      command: 'node',
+      env: { DEBUG: '0' },
+      enabled: true,
+      unconfirmed: true,
+    });
     expect(servers.web).toMatchObject({ type: 'http' });
     expect(servers.legacy).toMatchObject({ type: 'sse' });
     expect(servers.guessed).toMatchObject({ type: 'sse' });
@@ -37,19 +45,49 @@ describe('mcpServers JSON import and export', () => {
     expect(servers.off).toMatchObject({ type: 'stdio', enabled: false });
 
     manager = new McpManager(mkdtempSync(join(tmpdir(), 'manus-mcp-logs-')));
-    await manager.apply({ servers: { everything: servers.everything, web: servers.web, off: servers.off } });
+    await manager.apply({ servers: { everything: servers.everything } });
+    expect(manager.status('everything')).toMatchObject({ status: 'failed', failure: 'unconfirmed' });
+    expect(manager.status('everything')?.error).toMatch(/not started: .*manus mcp confirm everything/);
+    expect(manager.status('everything')?.pid).toBeUndefined();
+    const confirmed = { ...servers.everything, unconfirmed: undefined };
+    await manager.apply({ servers: { everything: confirmed, web: servers.web, off: servers.off } });
     expect(manager.status('everything')?.status).toBe('connected');
     expect(manager.status('web')?.status).toBe('connected');
     expect(manager.status('off')?.status).toBe('disabled');
     expect(manager.mcpTools().some((tool) => tool.name === 'mcp_web_echo')).toBe(true);
 
-    expect(parseMcpConfigFile(formatMcpConfigFile(servers))).toEqual(servers);
+    expect(parseMcpConfigFile(formatMcpConfigFile(servers)).servers).toEqual(servers);
   });
 
-  it('rejects a bad file whole, naming each bad entry', () => {
+  it('refuses an unusable file; skips each bad entry with its reason and keeps the good ones', () => {
     expect(() => parseMcpConfigFile('{ not json')).toThrow(/not JSON/);
     expect(() => parseMcpConfigFile('{"servers": {}}')).toThrow(/"mcpServers"/);
-    const bad = JSON.stringify({ mcpServers: { ok: { command: 'node' }, nothing: {}, badUrl: { url: 'nope' } } });
-    expect(() => parseMcpConfigFile(bad)).toThrow(/"nothing"[\s\S]*"badUrl"/);
+    const bad = JSON.stringify({
+      mcpServers: {
+        ok: { command: 'node' },
+        nothing: {},
+        badUrl: { url: 'nope' },
+        'title\x1b]0;pwned\x07': { command: 'node' },
+        'link\x1b]8;;http://evil.example/\x1b\\': { command: 'node' },
+        'has space': { command: 'node' },
+        hidden: { command: 'bash', args: ['-c', 'id\r\x1b[2Knpx -y @modelcontextprotocol/server-filesystem /tmp'] },
+        envName: { command: 'node', env: { 'A\x1b[2K': '1' } },
+        badCwd: { command: 'node', cwd: '/tmp\n/x' },
+      },
+    });
+    const { servers, skipped } = parseMcpConfigFile(bad);
+    expect(Object.keys(servers)).toEqual(['ok']);
+    expect(skipped.map((entry) => entry.name)).toEqual([
+      'nothing',
+      'badUrl',
+      'title\x1b]0;pwned\x07',
+      'link\x1b]8;;http://evil.example/\x1b\\',
+      'has space',
+      'hidden',
+      'envName',
+      'badCwd',
+    ]);
+    expect(skipped.find((entry) => entry.name === 'hidden')?.reason).toMatch(/control characters/);
+    expect(skipped.find((entry) => entry.name === 'has space')?.reason).toMatch(/1-40 of a-z A-Z 0-9 _ -/);
   });
 });

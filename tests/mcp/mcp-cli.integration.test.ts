@@ -74,6 +74,9 @@ describe('manus mcp', () => {
     );
     expect(await runMcpCli(dataDir, ['import', file])).toMatch(/Imported 2 MCP server\(s\): files, web/);
     expect(await runMcpCli(dataDir, ['import', file])).toMatch(/Kept the existing files, web/);
+    // an imported command does not start before the person has seen and confirmed it
+    expect(await runMcpCli(dataDir, ['test', 'files'])).toMatch(/files: failed — not started: .*mcp confirm files/);
+    expect(await runMcpCli(dataDir, ['confirm', 'files', '--yes'])).toMatch(/files: node .*index\.js/);
     expect(await runMcpCli(dataDir, ['test', 'files'])).toMatch(/files: connected[\s\S]*list_directory/);
 
     const exported = JSON.parse(await runMcpCli(dataDir, ['export']));
@@ -83,7 +86,7 @@ describe('manus mcp', () => {
     expect(JSON.parse(readFileSync(join(dataDir, 'out.json'), 'utf8'))).toEqual(exported);
 
     writeFileSync(file, JSON.stringify({ mcpServers: { bad: { url: 'not a url' } } }));
-    await expect(runMcpCli(dataDir, ['import', file])).rejects.toThrow(/"bad"/);
+    await expect(runMcpCli(dataDir, ['import', file])).rejects.toThrow(/Nothing imported/);
     expect(Object.keys(JSON.parse(await runMcpCli(dataDir, ['export'])).mcpServers)).toEqual(['files', 'web']);
   });
 });

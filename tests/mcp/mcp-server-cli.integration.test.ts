@@ -146,7 +146,7 @@ describe('manus mcp-server', () => {
     expect(server.stdout()).toBe('');
 
     // the config a person pastes into Claude Desktop, Cursor or `manus mcp import`
-    const config = parseMcpConfigFile(
+    const { servers: config } = parseMcpConfigFile(
       JSON.stringify({
         mcpServers: {
           manus: { type: 'http', url: `http://127.0.0.1:${port}/mcp`, headers: { Authorization: `Bearer ${token}` } },

@@ -4,6 +4,7 @@ import { McpManager } from '../mcp/mcp-manager.js';
 import type { McpCredentialStore } from '../mcp/oauth/credential-store.js';
 import { McpSignIns } from '../mcp/oauth/sign-in-jobs.js';
 import { parseMcpConfigFile } from '../mcp/config-file.js';
+import { confirmLaunches, LaunchChangedError } from '../mcp/launch-confirmation.js';
 import { maskSecrets } from '../store/settings-secrets.js';
 import { CoreApiError } from './invoke.js';
 import type { SettingsAccess } from './settings-access.js';
@@ -15,7 +16,10 @@ const MCP_STATUS_WAIT_MS = 8_000;
 const INSPECTOR_IDLE_MS = 60_000;
 
 export interface McpHandlers {
-  handlers: Pick<CoreHandlers, 'mcpStatus' | 'importMcpConfig' | 'mcpSignIn' | 'mcpSignInCancel' | 'mcpSignOut'>;
+  handlers: Pick<
+    CoreHandlers,
+    'mcpStatus' | 'importMcpConfig' | 'confirmMcpServer' | 'mcpSignIn' | 'mcpSignInCancel' | 'mcpSignOut'
+  >;
   /** closes the settings screen's MCP connections and stops sign-ins under way */
   close(): Promise<void>;
 }
@@ -89,16 +93,32 @@ export function createMcpHandlers(options: {
       return { ok: true };
     },
     importMcpConfig: ({ text }) => {
-      let servers;
+      let imported;
       try {
-        servers = parseMcpConfigFile(text);
+        imported = parseMcpConfigFile(text);
       } catch (error) {
         throw new CoreApiError('invalid_config', (error as Error).message);
+      }
+      const { servers, skipped } = imported;
+      if (Object.keys(servers).length === 0 && skipped.length > 0) {
+        const reasons = skipped.map(({ name, reason }) => `${JSON.stringify(name)}: ${reason}`).join('\n');
+        throw new CoreApiError('invalid_config', `Nothing imported, every entry is invalid:\n${reasons}`);
       }
       // saved here, not by the renderer: it only ever sees the imported secrets masked
       const current = settings.read();
       settings.write({ ...current, mcp: { ...current.mcp, servers: { ...current.mcp.servers, ...servers } } });
-      return { servers: maskSecrets({ mcp: { servers } }).mcp.servers };
+      return { servers: maskSecrets({ mcp: { servers } }).mcp.servers, skipped };
+    },
+    confirmMcpServer: ({ name, launch }) => {
+      const current = settings.read();
+      if (!current.mcp.servers[name]) throw new CoreApiError('not_found', `No MCP server "${name}".`);
+      try {
+        settings.write({ ...current, mcp: confirmLaunches(current.mcp, { [name]: launch }) });
+      } catch (error) {
+        if (error instanceof LaunchChangedError) throw new CoreApiError('conflict', error.message);
+        throw error;
+      }
+      return { ok: true };
     },
   };
 

@@ -2,6 +2,7 @@ import { CommanderError } from 'commander';
 import { createProgram } from './program.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { environmentSecrets, redactText } from '../store/redact.js';
+import { printErr } from './output/terminal-print.js';
 
 /** Entry of the `manus` binary: any failure ends as one readable line (and a hint) with a non-zero code. */
 async function main(): Promise<void> {
@@ -21,8 +22,9 @@ async function main(): Promise<void> {
     const failure = error as Error & { hint?: string };
     // a thrown error may quote a key it was given (a provider's reply, a server's message)
     const redact = (text: string) => redactText(text, environmentSecrets());
-    process.stderr.write(redact(`manus: ${failure.message}\n${failure.hint ? `  ${failure.hint}\n` : ''}`));
-    if (process.env.MANUS_DEBUG) process.stderr.write(redact(`${failure.stack}\n`));
+    // the message may quote outside text too: a server's error, a name from an imported file
+    printErr.line`manus: ${redact(failure.message)}${failure.hint ? `\n  ${redact(failure.hint)}` : ''}`;
+    if (process.env.MANUS_DEBUG) printErr.line`${redact(failure.stack ?? '')}`;
     process.exitCode = EXIT_CODES.usage;
   }
 }

@@ -8,7 +8,7 @@ import { runEnvironmentOf } from './run-environment.js';
 import type { RunResult, SessionService } from '../session/session-service.js';
 import { createHumanPrinter } from './output/human-printer.js';
 import { createJsonPrinter } from './output/json-printer.js';
-import { terminalText } from './output/terminal-text.js';
+import { printErr } from './output/terminal-print.js';
 import { createTtyAnswerer } from './tty-answerer.js';
 
 /**
@@ -33,7 +33,7 @@ export async function followRun(
   const onSigint = () => {
     interrupts++;
     if (interrupts > 1 || !run) process.exit(EXIT_CODES.cancelled);
-    process.stderr.write('\nCancelling… (Ctrl-C again to quit at once)\n');
+    printErr.line`\nCancelling… (Ctrl-C again to quit at once)`;
     void service.cancel(run.sessionId);
   };
   process.on('SIGINT', onSigint);
@@ -41,8 +41,8 @@ export async function followRun(
     run = start();
     const result = await run.done;
     if (result.status !== 'finished') {
-      process.stderr.write(`manus: ${result.status}: ${terminalText(firstLine(result.result))}\n`);
-    } else if (!options.json) process.stderr.write(`\nSession ${result.sessionId} finished.\n`);
+      printErr.line`manus: ${result.status}: ${firstLine(result.result)}`;
+    } else if (!options.json) printErr.line`\nSession ${result.sessionId} finished.`;
     return EXIT_CODES[result.status];
   } finally {
     process.off('SIGINT', onSigint);

@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import { McpServerConfigSchema, type McpServerConfig } from '../../shared/settings/mcp-settings.js';
+import {
+  McpServerConfigSchema,
+  McpServerNameSchema,
+  type McpServerConfig,
+} from '../../shared/settings/mcp-settings.js';
 
 /** One entry of the `{"mcpServers": {...}}` file shared by Claude Desktop, OpenManus, Cursor and others. */
 const ExternalServerSchema = z.object({
@@ -23,8 +27,23 @@ export class McpConfigFileError extends Error {
   }
 }
 
-/** Parses the whole file or nothing: one bad entry is reported with the others and no server is imported. */
-export function parseMcpConfigFile(text: string): Record<string, McpServerConfig> {
+/** An entry of the file that was not imported, and why (its name JSON-quoted: it may hold anything). */
+export interface SkippedMcpServer {
+  name: string;
+  reason: string;
+}
+
+export interface McpConfigFileServers {
+  servers: Record<string, McpServerConfig>;
+  skipped: SkippedMcpServer[];
+}
+
+/**
+ * The servers of a file, each checked as `mcp add` checks one (its name, its command free of control characters);
+ * a bad entry is skipped with its reason and the good ones still come. A stdio server is marked unconfirmed: it
+ * is not started until the person has seen its command. Throws only when the file itself is unusable.
+ */
+export function parseMcpConfigFile(text: string): McpConfigFileServers {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -34,15 +53,16 @@ export function parseMcpConfigFile(text: string): Record<string, McpServerConfig
   const file = ExternalConfigSchema.safeParse(json);
   if (!file.success) throw new McpConfigFileError(['expected an object with a "mcpServers" object']);
   const servers: Record<string, McpServerConfig> = {};
-  const problems: string[] = [];
+  const skipped: SkippedMcpServer[] = [];
   for (const [name, raw] of Object.entries(file.data.mcpServers)) {
+    const validName = McpServerNameSchema.safeParse(name);
     const entry = ExternalServerSchema.safeParse(raw);
     const config = entry.success ? McpServerConfigSchema.safeParse(toInternal(entry.data)) : entry;
-    if (config.success) servers[name] = config.data;
-    else problems.push(`"${name}": ${z.prettifyError(config.error).replace(/\n/g, '; ')}`);
+    if (!validName.success) skipped.push({ name, reason: validName.error.issues[0].message });
+    else if (!config.success) skipped.push({ name, reason: z.prettifyError(config.error).replace(/\n/g, '; ') });
+    else servers[name] = config.data.type === 'stdio' ? { ...config.data, unconfirmed: true } : config.data;
   }
-  if (problems.length > 0) throw new McpConfigFileError(problems);
-  return servers;
+  return { servers, skipped };
 }
 
 function toInternal(entry: ExternalServer): unknown {

@@ -14,7 +14,15 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { McpOAuthProvider, SignInRequiredError } from './oauth/oauth-provider.js';
 import type { McpServerConfig } from '../../shared/settings/mcp-settings.js';
-import { CommandNotFoundError, mcpLogPath, openTransport, STRICT_OUTBOUND, type OpenedTransport } from './transport.js';
+import {
+  CommandNotFoundError,
+  UnconfirmedCommandError,
+  howToConfirm,
+  mcpLogPath,
+  openTransport,
+  STRICT_OUTBOUND,
+  type OpenedTransport,
+} from './transport.js';
 import type { OutboundFetch } from '../net/guarded-fetch.js';
 import { toToolResult } from './tool-result.js';
 import { clipLogMessage, ServerLog } from './server-log.js';
@@ -36,7 +44,7 @@ const CLIENT_INFO = { name: 'manus-desktop', version: '0.1.0' };
 const SERVER_LOG_LEVEL = 'info';
 
 export type McpServerState = 'connecting' | 'connected' | 'failed' | 'disabled';
-export type McpConnectFailure = 'command_not_found' | 'sign_in_required';
+export type McpConnectFailure = 'command_not_found' | 'sign_in_required' | 'unconfirmed';
 
 export interface McpServerStatus {
   name: string;
@@ -271,18 +279,22 @@ export class McpServerConnection {
       if (generation !== this.generation) return;
       this.generation++;
       await this.dropClient();
-      // trying again cannot help until the person signs in
       this.signInRequired = isSignInRequired(error);
-      this.lastError = this.signInRequired
-        ? new SignInRequiredError(this.name).message
-        : `could not connect: ${messageOf(error)}`;
       this.lastFailure = this.signInRequired
         ? 'sign_in_required'
         : error instanceof CommandNotFoundError
           ? 'command_not_found'
-          : undefined;
+          : error instanceof UnconfirmedCommandError
+            ? 'unconfirmed'
+            : undefined;
+      this.lastError = this.signInRequired
+        ? new SignInRequiredError(this.name).message
+        : this.lastFailure === 'unconfirmed'
+          ? `not started: ${messageOf(error)}: ${howToConfirm(this.name)}`
+          : `could not connect: ${messageOf(error)}`;
       this.setState('failed');
-      if (!this.signInRequired) this.scheduleReconnect();
+      // trying again cannot help until the person signs in or confirms the command
+      if (!this.signInRequired && this.lastFailure !== 'unconfirmed') this.scheduleReconnect();
     }
   }
 

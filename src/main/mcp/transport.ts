@@ -26,6 +26,19 @@ export class CommandNotFoundError extends Error {
   }
 }
 
+/** A stdio server nobody has seen the command of: refused here, the one place a server process is started. */
+export class UnconfirmedCommandError extends Error {
+  constructor() {
+    super('its command has not been confirmed yet');
+    this.name = 'UnconfirmedCommandError';
+  }
+}
+
+/** Where the person sees and confirms a server's command. */
+export function howToConfirm(server: string): string {
+  return `see it and confirm it with \`manus mcp confirm ${server}\` or in Settings → MCP servers`;
+}
+
 export function mcpLogPath(logDir: string, server: string): string {
   return join(logDir, `mcp-${server.replace(/[^a-zA-Z0-9_.-]/g, '_')}.log`);
 }
@@ -65,6 +78,7 @@ export async function openTransport(
     const watched = authProvider ? authProvider.watching(fetchFn) : fetchFn;
     return { transport: remoteTransport(config, authProvider, watched), pid: () => undefined };
   }
+  if (config.unconfirmed) throw new UnconfirmedCommandError();
   const { command, env } = await resolveLaunch(config);
   const transport = new StdioClientTransport({ command, args: config.args, env, cwd: config.cwd, stderr: 'pipe' });
   const secrets = [...credentialValues(config.env), ...environmentSecrets()];

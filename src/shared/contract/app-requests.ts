@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LlmConfigSchema } from '../settings/llm-config.js';
 import { McpServerConfigSchema } from '../settings/mcp-settings.js';
+import { StdioLaunchSchema } from '../settings/mcp-launch.js';
 
 /**
  * Requests of the settings, sandbox and workspace screens (issue 8). Listed in the one CONTRACT table in
@@ -51,7 +52,12 @@ export const McpServerStateSchema = z.object({
 export type McpServerState = z.infer<typeof McpServerStateSchema>;
 
 export const ImportMcpRequestSchema = z.object({ text: z.string().min(2).max(1_000_000) });
-export const ImportedMcpSchema = z.object({ servers: z.record(z.string(), McpServerConfigSchema) });
+export const ImportedMcpSchema = z.object({
+  servers: z.record(z.string(), McpServerConfigSchema),
+  /** entries of the file that were not imported (a bad name, a command with control characters...) */
+  skipped: z.array(z.object({ name: z.string(), reason: z.string() })),
+});
+export const ConfirmMcpRequestSchema = z.object({ name: z.string().min(1), launch: StdioLaunchSchema });
 
 export const SandboxBuildMethodSchema = z.enum(['dockerfile', 'offline', 'pull']);
 export const SandboxBuildJobSchema = z.object({

@@ -23,6 +23,7 @@ export const REQUEST_NAMES = [
   'testLlm',
   'mcpStatus',
   'importMcpConfig',
+  'confirmMcpServer',
   'mcpSignIn',
   'mcpSignInCancel',
   'mcpSignOut',

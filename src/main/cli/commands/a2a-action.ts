@@ -10,6 +10,7 @@ import { announceAccess, serverToken } from './server-access.js';
 import { A2A_TOKEN_ENV, type ListenOptions } from './server-options.js';
 import type { RunEnvironmentOptions } from '../turn-options.js';
 import { runEnvironmentOf } from '../run-environment.js';
+import { printErr, printOut } from '../output/terminal-print.js';
 
 /** The A2A task table lives in the app's database, so the store must expose its SQLite handle. */
 export type A2aDeps = AgentServeDeps<SessionStore & { readonly db: SqliteDatabase }>;
@@ -34,19 +35,16 @@ export async function serveA2a(source: DepsSource<A2aDeps>, options: A2aOptions,
         token,
       });
       // stderr, so the token never ends up in a pipe meant for data
-      announceAccess((line) => process.stderr.write(`${line}\n`), {
+      announceAccess((line) => printErr.line`${line}`, {
         command: 'manus a2a',
         host: options.host,
         token,
         generated,
         envName: A2A_TOKEN_ENV,
       });
-      process.stdout.write(`Manus A2A agent on ${server.url} (card: ${server.url}/${AGENT_CARD_PATH})\n`);
-      if (server.recoveredTaskIds.length > 0) {
-        process.stdout.write(
-          `${server.recoveredTaskIds.length} task(s) left unfinished by the last run were marked failed.\n`,
-        );
-      }
+      printOut.line`Manus A2A agent on ${server.url} (card: ${server.url}/${AGENT_CARD_PATH})`;
+      if (server.recoveredTaskIds.length > 0)
+        printOut.line`${server.recoveredTaskIds.length} task(s) left unfinished by the last run were marked failed.`;
       await untilShutdown();
       await server.close();
     } finally {

@@ -14,6 +14,9 @@ import {
 import { getPath, parseSettingValue, setPath } from '../../config/settings-path.js';
 import { expandSettingsKey } from '../../config/llm-overrides.js';
 import { maskSecrets } from '../../store/settings-secrets.js';
+import { printErr, printOut, terminalJson } from '../output/terminal-print.js';
+import { isUnconfirmed } from '../../mcp/launch-confirmation.js';
+import { printHowToConfirm } from './mcp-confirm.js';
 import { AppSettingsSchema } from '../../../shared/settings/app-settings.js';
 import { describeUnknownKey, findUnknownKey } from '../../../shared/settings/settings-keys.js';
 
@@ -31,7 +34,7 @@ function withContext(command: Command, body: (context: CliContext) => void): voi
 /** The saved settings; what had to be left out is said on stderr, so stdout stays the value asked for. */
 function loadReporting({ store, secrets }: CliContext) {
   const { settings, problems } = readSettings(store, secrets);
-  for (const problem of problems) process.stderr.write(`manus: ${describeSettingsProblem(problem)}\n`);
+  for (const problem of problems) printErr.line`manus: ${describeSettingsProblem(problem)}`;
   return settings;
 }
 
@@ -42,7 +45,8 @@ export function getSetting(key: string | undefined, command: Command): void {
     const masked = maskSecrets(settings);
     const value = key ? getPath(masked, expandSettingsKey(settings, key)) : masked;
     if (value === undefined) throw new Error(`No setting "${key}".`);
-    process.stdout.write(typeof value === 'string' ? `${value}\n` : `${JSON.stringify(value, null, 2)}\n`);
+    if (typeof value === 'string') printOut.line`${value}`;
+    else printOut.json(value);
   });
 }
 
@@ -55,7 +59,7 @@ export function setSetting(key: string, raw: string, command: Command): void {
     let next = setPath(settings, path, parseSettingValue(raw));
     if (key.startsWith('llm.')) next = withProviderDefaults(next, path);
     saveSettings(store, secrets, next);
-    process.stdout.write(`${key} saved.\n`);
+    printOut.line`${key} saved.`;
   });
 }
 
@@ -65,7 +69,7 @@ export function unsetSetting(key: string, command: Command): void {
     const settings = loadReporting(context);
     const path = knownKey(expandSettingsKey(settings, key));
     saveSettings(context.store, context.secrets, setPath(settings, path, undefined));
-    process.stdout.write(`${key} removed.\n`);
+    printOut.line`${key} removed.`;
   });
 }
 
@@ -76,7 +80,7 @@ export function resetSettings(key: string | undefined, options: { all?: boolean 
     const target = options.all ? ALL_SETTINGS : expandSettingsKey(readSettings(store, secrets).settings, key!);
     const { backup } = resetSetting(store, target);
     const kept = backup ? ` The old settings are kept in ${backup}.` : '';
-    process.stdout.write(`${options.all ? 'All settings' : key} reset to the default.${kept}\n`);
+    printOut.line`${options.all ? 'All settings' : key} reset to the default.${kept}`;
   });
 }
 
@@ -84,7 +88,9 @@ export function resetSettings(key: string | undefined, options: { all?: boolean 
 export function importConfig(file: string, command: Command): void {
   const toml = readFileSync(file, 'utf8');
   const mcpFile = join(dirname(resolve(file)), 'mcp.json');
-  const servers = existsSync(mcpFile) ? parseMcpConfigFile(readFileSync(mcpFile, 'utf8')) : {};
+  const { servers, skipped: invalidServers } = existsSync(mcpFile)
+    ? parseMcpConfigFile(readFileSync(mcpFile, 'utf8'))
+    : { servers: {}, skipped: [] };
   withContext(command, (context) => {
     const imported = importOpenManusConfig(toml, loadReporting(context), servers);
     // API keys and proxy passwords are sealed into the secret store as they are saved
@@ -92,15 +98,18 @@ export function importConfig(file: string, command: Command): void {
     const lines = [`Imported ${file}${existsSync(mcpFile) ? ` and ${mcpFile}` : ''}.`, 'Mapped:'];
     for (const line of imported.mapped) lines.push(`  ${line.from} → ${line.to}`);
     if (imported.mapped.length === 0) lines.push('  nothing');
-    if (imported.skipped.length) lines.push('Not mapped:');
+    if (imported.skipped.length || invalidServers.length) lines.push('Not mapped:');
     for (const line of imported.skipped) lines.push(`  ${line.from}: ${line.why}`);
-    process.stdout.write(`${lines.join('\n')}\n`);
+    for (const { name, reason } of invalidServers) lines.push(`  mcp.json ${terminalJson(name)}: ${reason}`);
+    for (const line of lines) printOut.line`${line}`;
+    // commands from a file start only once seen: the same rule as `manus mcp import`
+    printHowToConfirm(Object.keys(servers).filter((name) => isUnconfirmed(servers[name])));
   });
 }
 
 /** `manus config path` */
 export function printDataDir(command: Command): void {
-  withContext(command, ({ dataDir }) => process.stdout.write(`${dataDir}\n`));
+  withContext(command, ({ dataDir }) => printOut.line`${dataDir}`);
 }
 
 /** `path` when the settings have such a key; else an error naming the closest one (a typo would be dropped). */

@@ -8,6 +8,7 @@ import { updateIndexFolder, type IndexProgress } from '../../knowledge/folder-in
 import { ownerLabelOf } from '../../sandbox/container-spec.js';
 import type { IndexFolder } from '../../store/knowledge-store.js';
 import { openCliContext, type CliContext } from '../cli-context.js';
+import { printOut } from '../output/terminal-print.js';
 import { terminalText } from '../output/terminal-text.js';
 
 const NAME_PATTERN = /^[\p{L}\p{N}][\p{L}\p{N} ._-]{0,63}$/u;
@@ -38,7 +39,7 @@ export function addFolder(path: string, options: { name?: string }, command: Com
   }
   return withContext(command, async (context) => {
     const added = context.store.knowledge.addFolder(name, folder);
-    process.stdout.write(`Added ${terminalText(folder)} as "${terminalText(name)}".\n`);
+    printOut.line`Added ${folder} as "${name}".`;
     await indexInForeground(context, [added]);
   });
 }
@@ -56,22 +57,18 @@ export function listFolders(options: { json?: boolean }, command: Command): Prom
         updatedAt: updatedAt === undefined ? null : new Date(updatedAt).toISOString(),
         unreadable,
       }));
-      process.stdout.write(`${JSON.stringify(listed, null, 2)}\n`);
+      printOut.json(listed);
       return;
     }
     if (folders.length === 0) {
-      process.stdout.write('No folders are indexed. Add one with `manus index add <folder>`.\n');
+      printOut.line`No folders are indexed. Add one with \`manus index add <folder>\`.`;
       return;
     }
     for (const folder of folders) {
       const when = folder.updatedAt ? new Date(folder.updatedAt).toISOString().slice(0, 16).replace('T', ' ') : 'never';
-      process.stdout.write(
-        `${terminalText(folder.name)}  ${terminalText(folder.path)}\n` +
-          `  ${folder.files} files, ${folder.passages} passages, updated ${when}\n`,
-      );
-      for (const file of folder.unreadable) {
-        process.stdout.write(`  cannot read ${terminalText(file.path)}: ${terminalText(file.reason)}\n`);
-      }
+      printOut.line`${folder.name}  ${folder.path}`;
+      printOut.line`  ${folder.files} files, ${folder.passages} passages, updated ${when}`;
+      for (const file of folder.unreadable) printOut.line`  cannot read ${file.path}: ${file.reason}`;
     }
   });
 }
@@ -90,7 +87,7 @@ export function removeFolder(name: string, command: Command): Promise<void> {
   return withContext(command, (context) => {
     requireFolder(context, name);
     context.store.knowledge.removeFolder(name);
-    process.stdout.write(`Removed "${terminalText(name)}" from the index (its files are untouched).\n`);
+    printOut.line`Removed "${name}" from the index (its files are untouched).`;
   });
 }
 
@@ -105,16 +102,14 @@ export function searchIndex(
     const hits = context.store.knowledge.search(query, { limit: options.limit, ...(folder ? { folder } : {}) });
     if (options.json) {
       const listed = hits.map(({ path, location, score, text }) => ({ path, location, score, text }));
-      process.stdout.write(`${JSON.stringify(listed, null, 2)}\n`);
+      printOut.json(listed);
       return;
     }
-    if (hits.length === 0) process.stdout.write('Nothing in the index matches.\n');
+    if (hits.length === 0) printOut.line`Nothing in the index matches.`;
     for (const hit of hits) {
       const where = describeLocation(hit.location);
-      process.stdout.write(
-        `${terminalText(hit.folder)}/${terminalText(hit.path)}${where ? `, ${terminalText(where)}` : ''}  ` +
-          `(score ${hit.score})\n  ${terminalText(hit.text.replace(/\s+/g, ' ').slice(0, 300))}\n`,
-      );
+      printOut.line`${hit.folder}/${hit.path}${where ? `, ${where}` : ''}  (score ${hit.score})`;
+      printOut.line`  ${hit.text.replace(/\s+/g, ' ').slice(0, 300)}`;
     }
   });
 }
@@ -133,12 +128,9 @@ async function indexInForeground(context: CliContext, folders: readonly IndexFol
         signal: stop.signal,
         onProgress: showProgress,
       });
+      // eslint-disable-next-line no-restricted-syntax -- our own control: clears the progress bar's line
       if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
-      process.stdout.write(
-        `${terminalText(folder.name)}: ${summary.read} read, ${summary.unchanged} unchanged, ` +
-          `${summary.removed} removed, ${summary.unreadable} could not be read` +
-          `${summary.unreadable > 0 ? ' (see `manus index list`)' : ''}.\n`,
-      );
+      printOut.line`${folder.name}: ${summary.read} read, ${summary.unchanged} unchanged, ${summary.removed} removed, ${summary.unreadable} could not be read${summary.unreadable > 0 ? ' (see `manus index list`)' : ''}.`;
     }
   } finally {
     process.off('SIGINT', onSignal);
@@ -153,5 +145,6 @@ function showProgress(progress: IndexProgress): void {
   const filled = Math.round(share * BAR_WIDTH);
   const bar = `${'█'.repeat(filled)}${'░'.repeat(BAR_WIDTH - filled)}`;
   const current = progress.current ? ` ${terminalText(progress.current).slice(-40)}` : '';
+  // eslint-disable-next-line no-restricted-syntax -- our own control redraws the bar; the file name passed terminalText
   process.stderr.write(`\r\x1b[K${bar} ${progress.done}/${progress.total}${current}`);
 }

@@ -3,24 +3,26 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import {
   McpServerConfigSchema,
+  McpServerNameSchema,
   type McpServerConfig,
   type McpSettings,
 } from '../../../shared/settings/mcp-settings.js';
+import { launchCommandLine, stdioLaunchOf } from '../../../shared/settings/mcp-launch.js';
 import { readMcpSettings, updateMcpSettings } from '../../mcp/mcp-settings-store.js';
 import { formatMcpConfigFile, parseMcpConfigFile } from '../../mcp/config-file.js';
 import { McpManager } from '../../mcp/mcp-manager.js';
 import type { McpServerStatus } from '../../mcp/server-connection.js';
 import { credentialStoreIn, type McpCredentialStore } from '../../mcp/oauth/credential-store.js';
 import { signInToMcpServer, type RemoteServerConfig } from '../../mcp/oauth/sign-in.js';
-import { terminalText } from '../output/terminal-text.js';
+import { printErr, printOut, terminalJson } from '../output/terminal-print.js';
+import { confirmLaunches, isUnconfirmed } from '../../mcp/launch-confirmation.js';
+import { personConfirms, printHowToConfirm, printLaunch, type ConfirmOptions } from './mcp-confirm.js';
 import { readSettings } from '../../config/settings-store.js';
 import { outboundFetchWith, type OutboundFetch } from '../../net/guarded-fetch.js';
 import type { SessionStore } from '../../store/store-api.js';
 import type { SecretBox } from '../../store/secrets.js';
 import { withData, type StoreDeps } from './command-deps.js';
 import type { DepsSource } from './deps-source.js';
-
-const SERVER_NAME = /^[a-zA-Z0-9_-]{1,40}$/;
 
 type Deps = DepsSource<StoreDeps>;
 
@@ -85,9 +87,12 @@ function configFromAdd(options: AddOptions, commandLine: string[]): McpServerCon
   return parsed.data;
 }
 
+/** One line: the exact command (each word shell-quoted, controls escaped) or the transport and URL. */
 function describeConfig(config: McpServerConfig): string {
-  if (config.type === 'stdio') return [config.command, ...config.args].join(' ');
-  return `${config.type} ${config.url}`;
+  if (config.type !== 'stdio') return `${config.type} ${config.url}`;
+  const launch = stdioLaunchOf(config);
+  const env = launch.envNames.length ? `  (sets ${launch.envNames.join(' ')})` : '';
+  return `${launchCommandLine(launch)}${env}`;
 }
 
 function requireServer(settings: McpSettings, name: string): McpServerConfig {
@@ -130,12 +135,10 @@ async function signInFromTerminal(
       signal: abort.signal,
       outbound,
       onWaiting: (url) =>
-        process.stderr.write(
-          `Waiting for sign-in… (the browser opens; if it does not, visit ${terminalText(url)} ). Ctrl-C cancels.\n`,
-        ),
+        printErr.line`Waiting for sign-in… (the browser opens; if it does not, visit ${url} ). Ctrl-C cancels.`,
     });
-    if (result.status === 'not_required') process.stdout.write(`MCP server "${name}" does not ask for a sign-in.\n`);
-    else process.stdout.write(`Signed in to "${name}"${expiryText(result.expiresAt)}.\n`);
+    if (result.status === 'not_required') printOut.line`MCP server "${name}" does not ask for a sign-in.`;
+    else printOut.line`Signed in to "${name}"${expiryText(result.expiresAt)}.`;
   } finally {
     process.off('SIGINT', cancel);
   }
@@ -145,27 +148,20 @@ function expiryText(expiresAt: number | undefined): string {
   return expiresAt ? ` (the token expires ${new Date(expiresAt).toISOString()}, then it is refreshed)` : '';
 }
 
+/** What a server said about itself: every name, description, URI and error is the server's text. */
 function printStatus(status: McpServerStatus): void {
-  const out = (line: string) => process.stdout.write(`${line}\n`);
-  out(`${status.name}: ${status.status}${status.error ? ` — ${status.error}` : ''}`);
+  printOut.line`${status.name}: ${status.status}${status.error ? ` — ${status.error}` : ''}`;
   if (status.auth) {
-    const account = status.auth.account ? ` as ${terminalText(status.auth.account)}` : '';
-    out(`  ${status.auth.signedIn ? `signed in${account}${expiryText(status.auth.expiresAt)}` : 'not signed in'}`);
+    const account = status.auth.account ? ` as ${status.auth.account}` : '';
+    printOut.line`  ${status.auth.signedIn ? `signed in${account}${expiryText(status.auth.expiresAt)}` : 'not signed in'}`;
   }
-  if (status.logPath) out(`  log: ${status.logPath}`);
-  out(`  tools (${status.tools.length}):`);
+  if (status.logPath) printOut.line`  log: ${status.logPath}`;
+  printOut.line`  tools (${status.tools.length}):`;
   for (const tool of status.tools)
-    out(`    ${tool.name}${tool.description ? ` — ${firstLine(tool.description)}` : ''}`);
-  if (status.prompts.length)
-    out(`  prompts (${status.prompts.length}): ${status.prompts.map((p) => p.name).join(', ')}`);
-  if (status.resources.length) {
-    out(
-      `  resources (${status.resources.length}): ${status.resources
-        .map((r) => r.uri)
-        .slice(0, 20)
-        .join(', ')}`,
-    );
-  }
+    printOut.line`    ${tool.name}${tool.description ? ` — ${firstLine(tool.description)}` : ''}`;
+  if (status.prompts.length) printOut.line`  prompts (${status.prompts.length}): ${status.prompts.map((p) => p.name)}`;
+  if (status.resources.length)
+    printOut.line`  resources (${status.resources.length}): ${status.resources.map((r) => r.uri).slice(0, 20)}`;
 }
 
 function firstLine(text: string): string {
@@ -180,7 +176,8 @@ export async function addServer(
   options: AddOptions,
   command: Command,
 ): Promise<void> {
-  if (!SERVER_NAME.test(name)) throw new Error(`Server name "${name}" must be 1-40 of a-z A-Z 0-9 _ -.`);
+  if (!McpServerNameSchema.safeParse(name).success)
+    throw new Error(`Server name ${terminalJson(name)} must be 1-40 of a-z A-Z 0-9 _ -.`);
   const config = configFromAdd(options, commandLine);
   await withData(deps, command, ({ store, secrets }) => {
     updateMcpSettings(store, secrets, (current) => {
@@ -190,7 +187,7 @@ export async function addServer(
       return { ...current, servers: { ...current.servers, [name]: config } };
     });
   });
-  process.stdout.write(`MCP server "${name}" added: ${describeConfig(config)}\n`);
+  printOut.line`MCP server "${name}" added: ${describeConfig(config)}`;
 }
 
 /** `manus mcp remove NAME` */
@@ -202,32 +199,38 @@ export async function removeServer(deps: Deps, name: string, command: Command): 
       return { ...current, servers };
     }),
   );
-  process.stdout.write(`MCP server "${name}" removed.\n`);
+  printOut.line`MCP server "${name}" removed.`;
 }
 
 /** `manus mcp enable|disable NAME` */
 export async function switchServer(deps: Deps, name: string, enabled: boolean, command: Command): Promise<void> {
-  await withData(deps, command, ({ store, secrets }) =>
+  const settings = await withData(deps, command, ({ store, secrets }) =>
     updateMcpSettings(store, secrets, (current) => ({
       ...current,
       servers: { ...current.servers, [name]: { ...requireServer(current, name), enabled } },
     })),
   );
-  process.stdout.write(`MCP server "${name}" ${enabled ? 'enabled' : 'disabled'}.\n`);
+  printOut.line`MCP server "${name}" ${enabled ? 'enabled' : 'disabled'}.`;
+  const config = settings.servers[name];
+  if (enabled && isUnconfirmed(config)) {
+    printOut.line`Its command is not confirmed yet, so it does not start:`;
+    printLaunch(name, stdioLaunchOf(config));
+    printHowToConfirm([name]);
+  }
 }
 
 /** `manus mcp list` */
 export async function listServers(deps: Deps, options: { json?: boolean }, command: Command): Promise<void> {
   const settings = await withData(deps, command, ({ store, secrets }) => readMcpSettings(store, secrets));
   if (options.json) {
-    const servers = Object.entries(settings.servers).map(([name, config]) => ({ name, ...config }));
-    process.stdout.write(`${JSON.stringify(servers, null, 2)}\n`);
+    printOut.json(Object.entries(settings.servers).map(([name, config]) => ({ name, ...config })));
     return;
   }
   const entries = Object.entries(settings.servers);
-  if (entries.length === 0) process.stdout.write('No MCP servers. Add one with `manus mcp add NAME -- CMD ARGS`.\n');
+  if (entries.length === 0) printOut.line`No MCP servers. Add one with \`manus mcp add NAME -- CMD ARGS\`.`;
   for (const [name, config] of entries) {
-    process.stdout.write(`${name}\t${config.enabled ? 'enabled ' : 'disabled'}\t${describeConfig(config)}\n`);
+    const waiting = isUnconfirmed(config) ? '  [not confirmed: manus mcp confirm NAME]' : '';
+    printOut.line`${name}\t${config.enabled ? 'enabled ' : 'disabled'}\t${describeConfig(config)}${waiting}`;
   }
 }
 
@@ -248,7 +251,7 @@ export async function testServer(deps: Deps, name: string, command: Command): Pr
     };
     let status = await probe();
     if (status?.auth?.signInRequired && config.type !== 'stdio') {
-      process.stderr.write(`MCP server "${name}" asks for a sign-in.\n`);
+      printErr.line`MCP server "${name}" asks for a sign-in.`;
       await signInFromTerminal(name, config, credentials, outbound);
       status = await probe();
     }
@@ -271,33 +274,53 @@ export async function logOut(deps: Deps, name: string, command: Command): Promis
     requireRemote(requireServer(readMcpSettings(store, secrets), name), name);
     await credentialStoreIn(dataDir, secrets).forget(name);
   });
-  process.stdout.write(`Signed out of "${name}": its tokens and registered client are forgotten.\n`);
+  printOut.line`Signed out of "${name}": its tokens and registered client are forgotten.`;
 }
 
-/** `manus mcp import FILE` */
+/** `manus mcp import FILE`: the good entries come, bad ones are named; stdio commands are shown and confirmed. */
 export async function importServers(
   deps: Deps,
   file: string,
-  options: { force?: boolean },
+  options: { force?: boolean } & ConfirmOptions,
   command: Command,
 ): Promise<void> {
-  const imported = parseMcpConfigFile(readFileSync(file, 'utf8'));
-  const skipped: string[] = [];
-  await withData(deps, command, ({ store, secrets }) =>
-    updateMcpSettings(store, secrets, (current) => {
+  const { servers: imported, skipped: invalid } = parseMcpConfigFile(readFileSync(file, 'utf8'));
+  for (const { name, reason } of invalid) printErr.line`Skipped ${terminalJson(name)}: ${reason}`;
+  if (Object.keys(imported).length === 0 && invalid.length > 0)
+    throw new Error(`Nothing imported from ${file}: every entry is invalid (see above).`);
+  const kept: string[] = [];
+  await withData(deps, command, async ({ store, secrets }) => {
+    const settings = updateMcpSettings(store, secrets, (current) => {
       const servers = { ...current.servers };
       for (const [name, config] of Object.entries(imported)) {
-        if (servers[name] && !options.force) skipped.push(name);
+        if (servers[name] && !options.force) kept.push(name);
         else servers[name] = config;
       }
       return { ...current, servers };
-    }),
-  );
-  const added = Object.keys(imported).filter((name) => !skipped.includes(name));
-  process.stdout.write(`Imported ${added.length} MCP server(s)${added.length ? `: ${added.join(', ')}` : ''}.\n`);
-  if (skipped.length) {
-    process.stdout.write(`Kept the existing ${skipped.join(', ')} (use --force to replace).\n`);
+    });
+    const added = Object.keys(imported).filter((name) => !kept.includes(name));
+    printOut.line`Imported ${added.length} MCP server(s)${added.length ? `: ${added.join(', ')}` : ''}.`;
+    if (kept.length) printOut.line`Kept the existing ${kept} (use --force to replace).`;
+    const waiting = added.filter((name) => isUnconfirmed(settings.servers[name]));
+    const shown = await confirmEach(waiting, settings, options);
+    if (Object.keys(shown).length) updateMcpSettings(store, secrets, (current) => confirmLaunches(current, shown));
+    printHowToConfirm(waiting.filter((name) => !shown[name]));
+  });
+  if (invalid.length) process.exitCode = 1;
+}
+
+/** Shows each new command; returns the launches the person confirmed (all of them with --yes). */
+async function confirmEach(names: string[], settings: McpSettings, options: ConfirmOptions) {
+  const confirmed: Record<string, ReturnType<typeof stdioLaunchOf>> = {};
+  if (names.length) printOut.line`These commands run on this computer when a session uses the server:`;
+  for (const name of names) {
+    const config = settings.servers[name];
+    if (!isUnconfirmed(config)) continue;
+    const launch = stdioLaunchOf(config);
+    printLaunch(name, launch);
+    if (await personConfirms(name, options)) confirmed[name] = launch;
   }
+  return confirmed;
 }
 
 /** `manus mcp export [file]` */
@@ -306,8 +329,8 @@ export async function exportServers(deps: Deps, file: string | undefined, comman
   const text = formatMcpConfigFile(settings.servers);
   if (file) {
     writeFileSync(file, text, { mode: 0o600 });
-    process.stdout.write(`Exported ${Object.keys(settings.servers).length} MCP server(s) to ${file}.\n`);
+    printOut.line`Exported ${Object.keys(settings.servers).length} MCP server(s) to ${file}.`;
   } else {
-    process.stdout.write(text);
+    printOut.document(text);
   }
 }

@@ -20,6 +20,7 @@ import { announceAccess, serverToken } from './server-access.js';
 import { MCP_TOKEN_ENV, type ListenOptions } from './server-options.js';
 import type { RunEnvironmentOptions } from '../turn-options.js';
 import { runEnvironmentOf, type RunEnvironment } from '../run-environment.js';
+import { printErr } from '../output/terminal-print.js';
 
 export interface TaskServiceOptions {
   /** the client can answer the agent's questions (A2A's `input-required`) */
@@ -104,7 +105,7 @@ export async function serveMcp(
         token,
       });
       // stderr, so the token never ends up in a pipe meant for data
-      const write = (line: string) => process.stderr.write(`${line}\n`);
+      const write = (line: string) => printErr.line`${line}`;
       write(`Manus MCP server on ${http.url}`);
       announceAccess(write, {
         command: 'manus mcp-server',

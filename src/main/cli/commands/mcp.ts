@@ -9,7 +9,7 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
-/** `manus mcp add|remove|enable|disable|list|test|import|export`: the MCP servers sessions connect to. */
+/** `manus mcp add|remove|enable|disable|list|test|import|confirm|export`: the MCP servers sessions connect to. */
 export function mcpCommand(deps: DepsSource<StoreDeps>): Command {
   const mcp = new Command('mcp').description('MCP servers whose tools the agent can use');
 
@@ -94,8 +94,18 @@ export function mcpCommand(deps: DepsSource<StoreDeps>): Command {
     .description('import servers from a {"mcpServers": {...}} JSON file (Claude Desktop, OpenManus, Cursor)')
     .argument('<file>')
     .option('--force', 'replace servers that have the same name')
-    .action(async (file: string, options: { force?: boolean }, command: Command) =>
+    .option('--yes', 'confirm the commands it shows without asking (else each is asked, or left unconfirmed)')
+    .action(async (file: string, options: { force?: boolean; yes?: boolean }, command: Command) =>
       (await actions()).importServers(deps, file, options, command),
+    );
+
+  mcp
+    .command('confirm')
+    .description('show the exact command of an imported server and let it start (it does not start before)')
+    .argument('<name>')
+    .option('--yes', 'confirm without asking')
+    .action(async (name: string, options: { yes?: boolean }, command: Command) =>
+      (await import('./mcp-confirm.js')).confirmServer(deps, name, options, command),
     );
 
   mcp

@@ -12,6 +12,7 @@ import {
 } from '../../sandbox/sandbox-admin.js';
 import { removeOrphanSandboxes, type RemovedSandbox } from '../../sandbox/orphan-sandboxes.js';
 import { removeOrphanWorkspaceVolumes } from '../../sandbox/workspace-volume.js';
+import { printOut } from '../output/terminal-print.js';
 
 export interface BuildOptions {
   offline?: boolean;
@@ -27,7 +28,8 @@ export async function buildSandbox(options: BuildOptions, command: Command): Pro
   const engine = chooseEngine(options.engine ?? settings.engine);
   const docker = dockerClient(engine);
   await requireEngine(docker, engine);
-  const print = (line: string): void => void process.stdout.write(`${line}\n`);
+  // the build's own output (a Dockerfile's RUN steps, an engine's errors) is outside text
+  const print = (line: string): void => printOut.line`${line}`;
   print(`Building on ${describeEngine(engine)}`);
   if (options.offline) await buildImageOffline({ image, force: options.force ?? false, engine }, print);
   else await buildImageFromDockerfile(docker, image, print);
@@ -42,7 +44,8 @@ export async function showSandboxStatus(
   const settings = configuredSandbox(command);
   const engine = chooseEngine(options.engine ?? settings.engine);
   const status = await sandboxStatus(dockerClient(engine), options.image ?? settings.image, engine, settings.workspace);
-  process.stdout.write(options.json ? `${JSON.stringify(status, null, 2)}\n` : describeStatus(status, engine));
+  if (options.json) printOut.json(status);
+  else printOut.text(describeStatus(status, engine));
   if (!status.engine.reachable) process.exitCode = 1;
 }
 
@@ -70,8 +73,8 @@ export async function pruneSandboxes(
   } finally {
     context.close();
   }
-  if (options.json) process.stdout.write(`${JSON.stringify(removed, null, 2)}\n`);
-  else process.stdout.write(describeRemoved(removed) + describeRemovedVolumes(volumes));
+  if (options.json) printOut.json(removed);
+  else printOut.text(describeRemoved(removed) + describeRemovedVolumes(volumes));
 }
 
 function describeRemovedVolumes(volumes: string[]): string {

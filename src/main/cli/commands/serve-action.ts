@@ -16,6 +16,7 @@ import { serverToken } from './server-access.js';
 import { serveTokenPath, storedServeToken } from '../../server/stored-token.js';
 import type { RunEnvironmentOptions } from '../turn-options.js';
 import { runEnvironmentOf, type RunEnvironment } from '../run-environment.js';
+import { printOut } from '../output/terminal-print.js';
 
 export interface ServeOptions extends ListenOptions, RunEnvironmentOptions {
   token?: string;
@@ -83,7 +84,7 @@ function untilSignal(): Promise<void> {
 
 /** `manus serve`: serves until Ctrl-C (or `deps.untilStopped`). */
 export async function serveApp(deps: ServeDeps, options: ServeOptions, command: Command): Promise<void> {
-  const print = deps.print ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const print = deps.print ?? ((line: string) => printOut.line`${line}`);
   const globals = command.optsWithGlobals<{ dataDir?: string }>();
   const rendererDir = findRendererDir();
   if (!existsSync(join(rendererDir, 'index.html'))) {

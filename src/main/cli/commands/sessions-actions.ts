@@ -5,7 +5,7 @@ import { openCliContext, type CliContext } from '../cli-context.js';
 import { deleteSessionEverywhere } from '../../store/session-files.js';
 import { exportSessionJson, exportSessionMarkdown } from '../../store/export.js';
 import { environmentSecrets } from '../../store/redact.js';
-import { terminalText } from '../output/terminal-text.js';
+import { printOut, safeLine } from '../output/terminal-print.js';
 
 async function withContext(command: Command, body: (context: CliContext) => void | Promise<void>): Promise<void> {
   const context = openCliContext({ dataDir: command.optsWithGlobals<{ dataDir?: string }>().dataDir });
@@ -36,7 +36,7 @@ async function knownSecrets(context: CliContext): Promise<string[]> {
 
 function sessionLine(session: SessionInfo): string {
   const when = new Date(session.updatedAt).toISOString().replace('T', ' ').slice(0, 16);
-  return `${session.id}  ${session.status.padEnd(11)} ${session.mode.padEnd(8)} ${when}  ${terminalText(session.title)}`;
+  return safeLine`${session.id}  ${session.status.padEnd(11)} ${session.mode.padEnd(8)} ${when}  ${session.title}`;
 }
 
 /** `manus sessions list` */
@@ -55,9 +55,9 @@ export function listSessions(
           .map((hit) => hit.session)
           .filter((session) => !status || session.status === status.data)
       : store.listSessions({ limit: options.limit, status: status?.data });
-    if (options.json) process.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
-    else if (list.length === 0) process.stdout.write('No sessions yet. Start one with `manus run "<task>"`.\n');
-    else process.stdout.write(`${list.map(sessionLine).join('\n')}\n`);
+    if (options.json) printOut.json(list);
+    else if (list.length === 0) printOut.line`No sessions yet. Start one with \`manus run "<task>"\`.`;
+    else for (const session of list) printOut.line`${sessionLine(session)}`;
   });
 }
 
@@ -66,7 +66,7 @@ export function showSession(id: string, command: Command): Promise<void> {
   return withContext(command, async (context) => {
     requireSession(context, id);
     const secrets = await knownSecrets(context);
-    process.stdout.write(terminalText(exportSessionMarkdown(context.store, id, { secrets })));
+    printOut.text(exportSessionMarkdown(context.store, id, { secrets }));
   });
 }
 
@@ -75,7 +75,7 @@ export function renameSession(id: string, title: string[], command: Command): Pr
   return withContext(command, (context) => {
     requireSession(context, id);
     const session = context.store.updateSession(id, { title: title.join(' ') });
-    process.stdout.write(`${sessionLine(session)}\n`);
+    printOut.line`${sessionLine(session)}`;
   });
 }
 
@@ -96,7 +96,7 @@ export function deleteSession(id: string, command: Command): Promise<void> {
     const kept = outcome.workspaceDeleted
       ? ''
       : ` Its folder ${outcome.workspace} was kept: ${outcome.workspaceKeptBecause ?? "not the session's own"}.`;
-    process.stdout.write(`Deleted session ${id}.${kept}\n`);
+    printOut.line`Deleted session ${id}.${kept}`;
   });
 }
 
@@ -114,6 +114,6 @@ export function exportSession(
         ? exportSessionJson(context.store, id, exportOptions)
         : exportSessionMarkdown(context.store, id, exportOptions);
     if (options.output) writeFileSync(options.output, text);
-    else process.stdout.write(text);
+    else printOut.document(text);
   });
 }

@@ -340,6 +340,8 @@ export const en = {
       mcp_failed_command_not_found:
         'MCP server "{{server}}" could not start: its command was not found. Check the command in Settings → MCP servers, or install it.',
       mcp_failed_sign_in_required: 'MCP server "{{server}}" needs you to sign in: do so in Settings → MCP servers.',
+      mcp_failed_unconfirmed:
+        'MCP server "{{server}}" was not started: nobody has confirmed its command yet. See it and confirm it in Settings → MCP servers, or with `manus mcp confirm {{server}}`.',
       mcp_elicitation_declined:
         'MCP server "{{server}}" asked for input ("{{message}}"); declined because nobody can answer in this run.',
       mcp_elicitation_invalid:
@@ -492,7 +494,13 @@ export const en = {
     },
     mcp: {
       none: 'No MCP servers yet.',
-      states: { connecting: 'Connecting…', connected: 'Connected', failed: 'Failed', disabled: 'Disabled' },
+      states: {
+        connecting: 'Connecting…',
+        connected: 'Connected',
+        failed: 'Failed',
+        disabled: 'Disabled',
+        unconfirmed: 'Not confirmed',
+      },
       enabled: 'Enabled',
       tools_one: '{{count}} tool',
       tools_other: '{{count}} tools',
@@ -511,7 +519,13 @@ export const en = {
         'Paste a {"mcpServers": {…}} file as used by Claude Desktop, Cursor or OpenManus, or choose the file.',
       importButton: 'Import',
       deleteTitle: 'Remove the MCP server “{{name}}”?',
-      nameRule: 'Letters, digits, - and _ only.',
+      nameRule: 'Up to 40 letters, digits, - and _ only.',
+      unconfirmed:
+        'Not started: this command came from an imported file and runs on this computer. Read it, then confirm to let sessions start it.',
+      setsEnv: 'Sets {{names}}',
+      inFolder: 'Runs in {{folder}}',
+      confirm: 'Confirm and allow',
+      importSkipped: 'Some entries were not imported:',
       commandRequired: 'Enter the command that starts the server.',
       type: 'Transport',
       command: 'Command',

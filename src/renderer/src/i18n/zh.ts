@@ -342,6 +342,8 @@ export const zh: Translation<typeof en> = {
       mcp_failed_command_not_found:
         'MCP 服务器“{{server}}”无法启动：找不到它的命令。请在“设置 → MCP 服务器”中检查命令，或先安装它。',
       mcp_failed_sign_in_required: 'MCP 服务器“{{server}}”需要登录：请在“设置 → MCP 服务器”中登录。',
+      mcp_failed_unconfirmed:
+        'MCP 服务器“{{server}}”未启动：它的命令还没有人确认过。请在“设置 → MCP 服务器”中查看并确认，或运行 `manus mcp confirm {{server}}`。',
       mcp_elicitation_declined: 'MCP 服务器“{{server}}”请求输入（“{{message}}”）；本次运行中没有人能回答，已替你拒绝。',
       mcp_elicitation_invalid: '给 MCP 服务器“{{server}}”的回答不符合它的表单（{{problems}}），已按“取消”发送。',
       mcp_sampling_declined: 'MCP 服务器“{{server}}”想向模型提问；这个请求没有发出。',
@@ -487,7 +489,7 @@ export const zh: Translation<typeof en> = {
     },
     mcp: {
       none: '还没有 MCP 服务器。',
-      states: { connecting: '连接中…', connected: '已连接', failed: '失败', disabled: '已停用' },
+      states: { connecting: '连接中…', connected: '已连接', failed: '失败', disabled: '已停用', unconfirmed: '未确认' },
       enabled: '启用',
       tools_other: '{{count}} 个工具',
       prompts_other: '{{count}} 个提示',
@@ -502,7 +504,12 @@ export const zh: Translation<typeof en> = {
       importHelp: '粘贴 Claude Desktop、Cursor 或 OpenManus 使用的 {"mcpServers": {…}} 文件，或选择该文件。',
       importButton: '导入',
       deleteTitle: '移除 MCP 服务器“{{name}}”？',
-      nameRule: '只能使用字母、数字、- 和 _。',
+      nameRule: '最多 40 个字符，只能使用字母、数字、- 和 _。',
+      unconfirmed: '未启动：这条命令来自导入的文件，会在这台电脑上运行。请先看清楚，确认后会话才会启动它。',
+      setsEnv: '设置环境变量 {{names}}',
+      inFolder: '在 {{folder}} 中运行',
+      confirm: '确认并允许',
+      importSkipped: '以下条目没有导入：',
       commandRequired: '请输入启动服务器的命令。',
       type: '传输方式',
       command: '命令',

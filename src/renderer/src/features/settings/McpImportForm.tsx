@@ -11,7 +11,8 @@ export function McpImportForm({
 }: {
   client: SectionProps['client'];
   onCancel: () => void;
-  onImport: () => Promise<void>;
+  /** the import was saved; `skipped` names the entries left out and why */
+  onImport: (skipped: { name: string; reason: string }[]) => Promise<void>;
 }) {
   const { t } = useTranslation();
   const [text, setText] = useState('');
@@ -22,8 +23,8 @@ export function McpImportForm({
       onSubmit={(event) => {
         event.preventDefault();
         void action.run(async () => {
-          await client.call('importMcpConfig', { text });
-          await onImport();
+          const { skipped } = await client.call('importMcpConfig', { text });
+          await onImport(skipped);
         });
       }}
     >

@@ -7,6 +7,7 @@ import { draftOf, entryOf, type ServerDraft } from './mcp-server-draft.js';
 import { McpServerForm } from './McpServerForm.js';
 import { McpImportForm } from './McpImportForm.js';
 import { McpSignIn } from './McpSignIn.js';
+import { McpUnconfirmed } from './McpUnconfirmed.js';
 
 const STATUS_POLL_MS = 3_000;
 
@@ -17,6 +18,7 @@ export function McpSection({ client, settings, save }: SectionProps) {
   const [importing, setImporting] = useState(false);
   const [deleting, setDeleting] = useState<string>();
   const [openTools, setOpenTools] = useState<ReadonlySet<string>>(new Set());
+  const [importSkipped, setImportSkipped] = useState<{ name: string; reason: string }[]>([]);
   const servers = settings.mcp.servers;
 
   const refresh = useCallback(async () => {
@@ -41,6 +43,9 @@ export function McpSection({ client, settings, save }: SectionProps) {
 
   const update = (name: string, entry: McpServerEntry) => void saveServers({ ...servers, [name]: entry });
 
+  // the core changed the settings (an import, a confirmation): the masked settings it returns are saved back unchanged
+  const reload = async () => save(await client.call('getSettings', {}));
+
   const saveDraft = async (draft: ServerDraft) => {
     const next = { ...servers };
     const previous = draft.originalName ? next[draft.originalName] : undefined;
@@ -55,7 +60,8 @@ export function McpSection({ client, settings, save }: SectionProps) {
         {Object.keys(servers).length === 0 ? <li className="panel-empty">{t('settings.mcp.none')}</li> : null}
         {Object.entries(servers).map(([name, entry]) => {
           const status = statuses.find((candidate) => candidate.name === name);
-          const state = entry.enabled ? (status?.status ?? 'connecting') : 'disabled';
+          const unconfirmed = entry.type === 'stdio' && entry.unconfirmed === true;
+          const state = !entry.enabled ? 'disabled' : unconfirmed ? 'unconfirmed' : (status?.status ?? 'connecting');
           const toolsOpen = openTools.has(name);
           return (
             <li key={name} className="settings-card column" data-server={name} data-state={state}>
@@ -88,7 +94,18 @@ export function McpSection({ client, settings, save }: SectionProps) {
                   </button>
                 </div>
               </div>
-              {status?.error && entry.enabled && !status.auth?.signInRequired ? (
+              {entry.type === 'stdio' && unconfirmed ? (
+                <McpUnconfirmed
+                  name={name}
+                  entry={entry}
+                  client={client}
+                  onConfirmed={async () => {
+                    await reload();
+                    await refresh();
+                  }}
+                />
+              ) : null}
+              {status?.error && entry.enabled && !status.auth?.signInRequired && !unconfirmed ? (
                 <p className="form-error">{status.error}</p>
               ) : null}
               {status?.auth && entry.enabled ? (
@@ -158,9 +175,9 @@ export function McpSection({ client, settings, save }: SectionProps) {
         <McpImportForm
           client={client}
           onCancel={() => setImporting(false)}
-          onImport={async () => {
-            // the core saved the imported servers: the masked settings it returns now are saved back unchanged
-            if (await save(await client.call('getSettings', {}))) setImporting(false);
+          onImport={async (skipped) => {
+            setImportSkipped(skipped);
+            if (await reload()) setImporting(false);
           }}
         />
       ) : (
@@ -173,6 +190,18 @@ export function McpSection({ client, settings, save }: SectionProps) {
           </button>
         </div>
       )}
+      {importSkipped.length ? (
+        <div className="form-error" data-testid="mcp-import-skipped">
+          {t('settings.mcp.importSkipped')}
+          <ul>
+            {importSkipped.map(({ name, reason }) => (
+              <li key={name}>
+                {JSON.stringify(name)}: {reason}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
       {deleting ? (
         <ConfirmDialog
           title={t('settings.mcp.deleteTitle', { name: deleting })}

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FailureText, useAction } from '../common/use-action.js';
 import { entryOf, type ServerDraft } from './mcp-server-draft.js';
+import { MCP_SERVER_NAME } from '../../../../shared/settings/mcp-settings.js';
 import { McpServerEntrySchema, fieldProblems, isHttpUrl } from './settings-schemas.js';
 
 /** Add or edit one MCP server: stdio command or remote URL, environment or headers, a pre-registered OAuth client. */
@@ -21,8 +22,8 @@ export function McpServerForm({
   const saving = useAction();
   const set = <K extends keyof ServerDraft>(key: K, value: ServerDraft[K]) =>
     setDraft((current) => ({ ...current, [key]: value }));
-  // the name is a key of the settings, which the contract leaves open; it becomes part of tool names (mcp_<name>_<tool>)
-  const nameProblem = !/^[A-Za-z0-9_-]+$/.test(draft.name.trim())
+  // the name is a key of the settings (the contract's rule) and part of tool names (mcp_<name>_<tool>)
+  const nameProblem = !MCP_SERVER_NAME.test(draft.name.trim())
     ? t('settings.mcp.nameRule')
     : taken.includes(draft.name.trim())
       ? t('settings.providers.nameTaken')
