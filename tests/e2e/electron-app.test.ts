@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { ensureAppBuilt } from './support/renderer-build.js';
 import { describe, expect, it } from 'vitest';
 import { _electron as electron } from 'playwright';
 import { sequence, startFakeLlm } from '../support/fake-llm/index.js';
@@ -18,7 +18,7 @@ describe('the desktop app', () => {
         `the Electron binary is not installed here (${ELECTRON_BINARY_DIR} is missing, installs use ELECTRON_SKIP_BINARY_DOWNLOAD); the same flow runs in Chromium against manus serve in live-session.test.ts`,
       );
     }
-    execFileSync('npx', ['electron-vite', 'build'], { stdio: 'inherit' });
+    ensureAppBuilt();
     const llm = await startFakeLlm(sequence(finish('Hello from **the desktop app**.', { chunkDelayMs: 30 })));
     const dataDir = mkdtempSync(join(tmpdir(), 'manus-electron-'));
     const app = await electron.launch({

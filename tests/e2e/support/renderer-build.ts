@@ -3,7 +3,10 @@ import { join, resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
 
 const RENDERER_OUT = resolve('out/renderer');
-const SOURCES = ['src/renderer', 'src/shared', 'scripts/renderer-build'];
+/** what one `electron-vite build` writes that the tests use: the page, and the main process the stub runs */
+const BUILT = [join(RENDERER_OUT, 'index.html'), resolve('out/main/index.js')];
+const SOURCES = ['src', 'scripts/renderer-build'];
+const CONFIG = resolve('electron.vite.config.ts');
 const LOCK_DIR = resolve('out/.renderer-build.lock');
 const LOCK_STALE_MS = 5 * 60_000;
 const LOCK_POLL_MS = 200;
@@ -18,9 +21,8 @@ function newestMtime(folder: string): number {
 }
 
 function isStale(): boolean {
-  const index = join(RENDERER_OUT, 'index.html');
-  const built = existsSync(index) ? statSync(index).mtimeMs : 0;
-  return built < Math.max(...SOURCES.map((folder) => newestMtime(resolve(folder))));
+  const built = Math.min(...BUILT.map((file) => (existsSync(file) ? statSync(file).mtimeMs : 0)));
+  return built < Math.max(statSync(CONFIG).mtimeMs, ...SOURCES.map((folder) => newestMtime(resolve(folder))));
 }
 
 function sleep(ms: number): void {
@@ -48,12 +50,18 @@ function withBuildLock(body: () => void): void {
   }
 }
 
-/** Builds the app (electron-vite) when out/renderer is missing or older than its sources. */
+/**
+ * Builds the app (electron-vite) when its page or main process is missing or older than the sources, once for all
+ * test files: a second build while the e2e files serve out/renderer would empty it under them.
+ */
+export function ensureAppBuilt(): void {
+  if (!isStale()) return;
+  withBuildLock(() => {
+    if (isStale()) execFileSync('npx', ['electron-vite', 'build'], { stdio: 'inherit' });
+  });
+}
+
 export async function ensureRendererBuilt(): Promise<string> {
-  if (isStale()) {
-    withBuildLock(() => {
-      if (isStale()) execFileSync('npx', ['electron-vite', 'build'], { stdio: 'inherit' });
-    });
-  }
+  ensureAppBuilt();
   return RENDERER_OUT;
 }

@@ -1,5 +1,6 @@
-import { fork, spawnSync, type ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
+import { ensureAppBuilt } from '../../e2e/support/renderer-build.js';
 
 /** One call the main process made on a stubbed API (its arguments as plain values; windows as `window#N`). */
 export interface StubCall {
@@ -17,10 +18,9 @@ export interface StubbedMainOptions {
 const MAIN_BUNDLE = resolve('out/main/index.js');
 const REGISTER = resolve('tests/electron/stub/register.mjs');
 
-/** Builds the main process, preload and page as `npm run dist` does (electron-vite build, a few seconds). */
+/** The main process, preload and page as `npm run dist` builds them, built when stale (shared with the e2e files). */
 export function buildMainProcess(): void {
-  const build = spawnSync('npx', ['electron-vite', 'build'], { encoding: 'utf8' });
-  if (build.status !== 0) throw new Error(`electron-vite build failed:\n${build.stdout}\n${build.stderr}`);
+  ensureAppBuilt();
 }
 
 /**
