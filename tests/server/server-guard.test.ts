@@ -100,7 +100,10 @@ interface Target {
   path: string;
   body: string;
   headers: Record<string, string>;
-  /** what a page the server serves itself sends as Origin; none for servers without a page */
+  /**
+   * Origins the server takes a call from (with its token): its own page's; none for A2A; any page on this machine for
+   * the MCP server, as the MCP spec's DNS-rebinding rule (and its conformance suite) asks
+   */
   ownOrigins(port: number): string[];
 }
 
@@ -132,7 +135,7 @@ const TARGETS: Target[] = [
       params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
     }),
     headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
-    ownOrigins: () => [],
+    ownOrigins: (port) => [`http://localhost:${port}`, 'http://127.0.0.1:3000', 'http://[::1]:5173'],
   },
 ];
 
@@ -183,7 +186,7 @@ describe.each(TARGETS)('$name behind the request guard', (target) => {
     const own = target.ownOrigins(port);
     for (const origin of own) expect((await send(port, { Origin: origin })).status, origin).toBe(200);
     if (own.length === 0) {
-      // no page of its own: even a page on this machine (another local web app) may not call
+      // no page it takes calls from: even a page on this machine (another local web app) may not call
       expect((await send(port, { Origin: `http://localhost:${port}` })).status).toBe(403);
       expect((await send(port, { Origin: 'http://127.0.0.1:3000' })).status).toBe(403);
     }
