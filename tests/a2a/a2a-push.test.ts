@@ -158,9 +158,11 @@ describe('manus a2a push notifications', () => {
       const task = await sendWithWebhook(client, 'Do it', webhook);
       expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     }
-    // every push of both tasks was tried and refused: the last one of each is the completed state
+    // until a push arrives (the attack worked) or the pushes of both tasks (a working and a completed one) are refused
     await waitFor(
-      () => webhooks.every((url) => failures.filter((failure) => failure.url.startsWith(url)).length >= 2),
+      () =>
+        receiver.requests.length > 0 ||
+        webhooks.every((url) => failures.filter((failure) => failure.url === url).length >= 2),
       10_000,
       'the pushes to be refused',
     );
