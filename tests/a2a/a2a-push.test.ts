@@ -1,7 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Role, StreamResponse, TaskState, type Message, type Task } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { startA2aServer, type A2aServer } from '../../src/main/a2a/a2a-server.js';
@@ -12,40 +10,12 @@ import { sequence } from '../support/fake-llm/index.js';
 import { startCoreHarness, type CoreHarness } from '../support/core-harness.js';
 import { a2aClient } from '../support/a2a-client.js';
 import { waitFor } from '../support/wait-for.js';
+import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
 
 const call = (name: string, args: unknown) => ({ name, arguments: JSON.stringify(args) });
 const finish = (text: string) => ({ text, toolCalls: [call('terminate', { status: 'success' })] });
 const TOKEN = 'a2a-push-test-token-0123456789';
 const NOTIFICATION_TOKEN = 'webhook-secret-42';
-
-/** A client's webhook on this machine: it keeps every request it gets. */
-interface Receiver {
-  port: number;
-  requests: { headers: IncomingHttpHeaders; body: string }[];
-  close(): Promise<void>;
-}
-
-async function startReceiver(): Promise<Receiver> {
-  const receiver: Receiver = { port: 0, requests: [], close: () => Promise.resolve() };
-  const server = createServer((request, response) => {
-    let body = '';
-    request.setEncoding('utf8');
-    request.on('data', (chunk: string) => (body += chunk));
-    request.on('end', () => {
-      receiver.requests.push({ headers: request.headers, body });
-      response.end();
-    });
-  });
-  // '::' takes 127.0.0.1, ::1 and ::ffff:127.0.0.1 on one port
-  await new Promise<void>((resolve) => server.listen(0, '::', resolve));
-  receiver.port = (server.address() as AddressInfo).port;
-  receiver.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  return receiver;
-}
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
