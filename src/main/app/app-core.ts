@@ -37,6 +37,8 @@ export interface AppCoreOptions {
   agents?: AgentCatalog;
   /** how each session mode runs a turn (default: agent, planning flow, Plan-Act) */
   modes?: ModeCatalog;
+  /** a window or web clients stay open: sessions other processes create or rename are published to them */
+  hearOtherProcesses?: boolean;
 }
 
 /** The agent core as every host runs it (CLI, web server, Electron): session service, live settings, MCP. */
@@ -115,7 +117,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     if (event.type === 'done') void parkSandbox(event.sessionId, runSettings().sandbox.maxIdleSandboxes);
   });
   // renames and sessions made by other processes (the CLI) reach this host's windows and clients too
-  const stopWatchingOthers = watchExternalSessionChanges(store, service);
+  const stopWatchingOthers = options.hearOtherProcesses ? watchExternalSessionChanges(store, service) : () => undefined;
   // containers of processes that died (killed runs, crashed servers) go now, in the background: Docker may be off
   const liveSessionIds = store.listSessions().map((session) => session.id);
   const orphanSandboxesRemoved = sweepOrphanSandboxesInBackground({ dataDir, liveSessionIds });
