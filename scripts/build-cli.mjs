@@ -1,4 +1,4 @@
-// Bundles the `manus` CLI (the agent core without Electron) into out/cli/manus.mjs; dependencies stay external.
+// Bundles the `manus` CLI (the agent core without Electron) into out/cli/manus.mjs; dependencies stay external but zod.
 // Split at the dynamic imports: each command's code and dependencies sit in chunks next to it, loaded when it runs.
 import { readFile, rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -20,6 +20,24 @@ const rawTextImports = {
   },
 };
 
+/**
+ * Packages bundled into the chunks rather than left in node_modules: zod's entry loads about a hundred files (every
+ * locale) on each start, which cost `manus sessions list` more than its own work; zod 4 tells its schemas apart by
+ * their traits, not by module identity, so a dependency's own zod still reads ours.
+ */
+const BUNDLED_PACKAGES = /^zod(\/|$)/;
+
+/** Every other bare import stays external, as `packages: 'external'` would leave it. */
+const externalPackagesExceptBundled = {
+  name: 'external-packages-except-bundled',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.kind === 'entry-point' || BUNDLED_PACKAGES.test(args.path)) return undefined;
+      return { path: args.path, external: true };
+    });
+  },
+};
+
 const OUT_DIR = 'out/cli';
 
 // chunk names carry a hash: the chunks of earlier builds would pile up
@@ -38,8 +56,7 @@ await build({
   platform: 'node',
   target: 'node20',
   format: 'esm',
-  packages: 'external',
   sourcemap: true,
   logLevel: 'warning',
-  plugins: [rawTextImports],
+  plugins: [rawTextImports, externalPackagesExceptBundled],
 });

@@ -11,6 +11,8 @@ import { runCli } from '../support/cli.js';
 import { a2aClient } from '../support/a2a-client.js';
 import { startServerCli, type ServerCli } from '../support/server-cli.js';
 import { canConnect, otherAddressOfThisMachine } from '../support/http-probe.js';
+import { startReceiver } from '../support/webhook-receiver.js';
+import { waitFor } from '../support/wait-for.js';
 
 const READY = /Manus A2A agent on/;
 /** the last line a start with a generated token prints */
@@ -40,7 +42,7 @@ async function startA2a(args: string[], env: Record<string, string> = {}, ready 
   return server;
 }
 
-function sayHello(client: Client) {
+function sayHello(client: Client, webhookUrl?: string) {
   return client.sendMessage({
     tenant: '',
     message: {
@@ -55,7 +57,20 @@ function sayHello(client: Client) {
       extensions: [],
       referenceTaskIds: [],
     },
-    configuration: undefined,
+    configuration: webhookUrl
+      ? {
+          acceptedOutputModes: [],
+          taskPushNotificationConfig: {
+            tenant: '',
+            id: '',
+            taskId: '',
+            url: webhookUrl,
+            token: 'webhook-token',
+            authentication: undefined,
+          },
+          returnImmediately: false,
+        }
+      : undefined,
     metadata: undefined,
   });
 }
@@ -90,6 +105,31 @@ describe('manus a2a', () => {
     await expect(client.getTask({ tenant: '', id: 'no-such-task' })).rejects.toThrow(/not found/i);
     const wrong = await a2aClient(`http://127.0.0.1:${port}`, 'token-from-flag-0123456789');
     await expect(wrong.getTask({ tenant: '', id: 'no-such-task' })).rejects.toThrow(/401|unauthorized/i);
+  });
+
+  it('pushes task updates under the saved browser.allowPrivateNetwork, read at each push', async () => {
+    llm.setScript(sequence({ text: 'Pushed.', toolCalls: [{ name: 'terminate', arguments: '{"status":"success"}' }] }));
+    const receiver = await startReceiver();
+    const env = manusEnv(dataDir, llm.baseUrl);
+    try {
+      const port = await freePort();
+      const server = await startA2a(['--port', String(port)]);
+      const client = await a2aClient(`http://127.0.0.1:${port}`, TOKEN_LINE.exec(server.stderr())![1]);
+      const webhook = `http://127.0.0.1:${receiver.port}/hook`;
+
+      await sayHello(client, webhook);
+      await waitFor(() => server.stderr().includes(`Push notification to ${webhook} not sent`), 10_000, 'a refusal');
+      expect(server.stderr()).toMatch(/not sent: .*browser\.allowPrivateNetwork/);
+      expect(receiver.requests).toEqual([]);
+
+      expect((await runCli(['config', 'set', 'browser.allowPrivateNetwork', 'true'], env)).code).toBe(0);
+      await sayHello(client, webhook);
+      await waitFor(() => receiver.requests.length > 0, 10_000, 'a push to arrive');
+      expect(receiver.requests[0].headers['x-a2a-notification-token']).toBe('webhook-token');
+    } finally {
+      await runCli(['config', 'set', 'browser.allowPrivateNetwork', 'false'], env);
+      await receiver.close();
+    }
   });
 
   it('refuses a token too short to be a secret, and a --host that is not an address', async () => {

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import express from 'express';
 import { AGENT_CARD_PATH, AgentCard } from '@a2a-js/sdk';
-import { DefaultRequestHandler } from '@a2a-js/sdk/server';
+import { DefaultRequestHandler, InMemoryPushNotificationStore } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import { legacyAgentCardRouter } from '@a2a-js/sdk/compat/v0_3/server/express';
 import type { SqliteDatabase } from '../store/database.js';
@@ -10,6 +10,8 @@ import { SqliteTaskStore } from './sqlite-task-store.js';
 import { ManusAgentExecutor } from './manus-agent-executor.js';
 import { JSONRPC_PATH, REST_PATH, manusAgentCard } from './agent-card.js';
 import { createRequestGuard } from '../server/request-guard.js';
+import { outboundFetchWith, type OutboundFetch } from '../net/guarded-fetch.js';
+import { GuardedPushNotificationSender, type PushFailure } from './guarded-push-sender.js';
 import { LOOPBACK_ADDRESS, listenOn, serverUrl } from '../server/server-address.js';
 
 /** Public, so other agents can discover how to call: the v1.0 card and the v0.3 one. */
@@ -38,6 +40,10 @@ export async function startA2aServer(options: {
   host?: string;
   /** more names clients may reach the server by (Host header), when listening beyond loopback */
   allowedHosts?: string[];
+  /** how push notifications go out: the egress policy with browser.allowPrivateNetwork; no private addresses by default */
+  outbound?: OutboundFetch;
+  /** a push that was refused or failed (the task goes on); unreported by default */
+  onPushFailure?: PushFailure;
 }): Promise<A2aServer> {
   const address = options.host ?? LOOPBACK_ADDRESS;
   const guard = createRequestGuard({
@@ -55,7 +61,21 @@ export async function startA2aServer(options: {
   const taskStore = new SqliteTaskStore(options.db);
   const recoveredTaskIds = await taskStore.failUnfinished('the A2A server stopped before the task finished');
   const executor = new ManusAgentExecutor(options.service, taskStore);
-  const requestHandler = new DefaultRequestHandler(manusAgentCard(url, AGENT_VERSION), taskStore, executor);
+  // webhooks live as long as the server: a client registers them again after a restart
+  const pushStore = new InMemoryPushNotificationStore();
+  const pushSender = new GuardedPushNotificationSender(
+    pushStore,
+    options.outbound ?? outboundFetchWith(() => false),
+    options.onPushFailure ?? (() => undefined),
+  );
+  const requestHandler = new DefaultRequestHandler(
+    manusAgentCard(url, AGENT_VERSION),
+    taskStore,
+    executor,
+    undefined,
+    pushStore,
+    pushSender,
+  );
   const compat = { legacyCompat: { enabled: true } };
   // v1.0 clients get the card as proto JSON: the SDK's handler sends its in-memory shape, which v1.0 clients read
   // without the security schemes; v0.3 clients (no A2A-Version: 1.0 header) get the v0.3 card

@@ -52,7 +52,7 @@ const MANUS_SKILLS: AgentSkill[] = [
 ];
 
 /**
- * The A2A card: JSON-RPC and HTTP+JSON interfaces (v1.0 and v0.3) at `baseUrl`, streaming on, no push notifications,
+ * The A2A card: JSON-RPC and HTTP+JSON interfaces (v1.0 and v0.3) at `baseUrl`, streaming and push notifications on,
  * every call carrying the bearer token.
  */
 export function manusAgentCard(baseUrl: string, version: string): AgentCard {
@@ -73,7 +73,7 @@ export function manusAgentCard(baseUrl: string, version: string): AgentCard {
     ),
     provider: { organization: 'Manus Desktop', url: baseUrl },
     version,
-    capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
+    capabilities: { streaming: true, pushNotifications: true, extensions: [], extendedAgentCard: false },
     securitySchemes: {
       [BEARER_SCHEME]: {
         scheme: {

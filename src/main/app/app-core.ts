@@ -1,3 +1,4 @@
+import { watchExternalSessionChanges } from '../session/external-session-changes.js';
 import { join } from 'node:path';
 import type { AppSettings } from '../../shared/settings/app-settings.js';
 import {
@@ -36,6 +37,8 @@ export interface AppCoreOptions {
   agents?: AgentCatalog;
   /** how each session mode runs a turn (default: agent, planning flow, Plan-Act) */
   modes?: ModeCatalog;
+  /** a window or web clients stay open: sessions other processes create or rename are published to them */
+  hearOtherProcesses?: boolean;
 }
 
 /** The agent core as every host runs it (CLI, web server, Electron): session service, live settings, MCP. */
@@ -113,6 +116,8 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   const stopParking = service.subscribe((event) => {
     if (event.type === 'done') void parkSandbox(event.sessionId, runSettings().sandbox.maxIdleSandboxes);
   });
+  // renames and sessions made by other processes (the CLI) reach this host's windows and clients too
+  const stopWatchingOthers = options.hearOtherProcesses ? watchExternalSessionChanges(store, service) : () => undefined;
   // containers of processes that died (killed runs, crashed servers) go now, in the background: Docker may be off
   const liveSessionIds = store.listSessions().map((session) => session.id);
   const orphanSandboxesRemoved = sweepOrphanSandboxesInBackground({ dataDir, liveSessionIds });
@@ -126,6 +131,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     orphanSandboxesRemoved,
     close: async () => {
       stopParking();
+      stopWatchingOthers();
       await service.close();
       // sessions release their browser contexts; whatever browser process is left goes with the app
       await closeSharedBrowsers();

@@ -8,6 +8,7 @@ export interface CoreOptions {
   /** per-run settings changes (sandbox mode, max steps...) */
   adjust?: (settings: AppSettings) => AppSettings;
   humanAvailable: boolean;
+  hearOtherProcesses?: boolean;
 }
 
 /** The agent core over the CLI's data folder. */
@@ -19,5 +20,6 @@ export function createCliCore(context: CliContext, options: CoreOptions): AppCor
     humanAvailable: options.humanAvailable,
     llmOverrides: options.llmOverrides,
     adjust: options.adjust,
+    hearOtherProcesses: options.hearOtherProcesses,
   });
 }

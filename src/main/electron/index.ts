@@ -73,7 +73,7 @@ if (!app.requestSingleInstanceLock()) {
         openSecretBox(folder, { older: SafeStorageSecretBox.isUsable() ? [new SafeStorageSecretBox()] : [] }),
       );
       // the same core as the CLI and the web server: live settings, flows, MCP tools per session
-      const core = createAppCore({ dataDir, store, secrets, humanAvailable: true });
+      const core = createAppCore({ dataDir, store, secrets, humanAvailable: true, hearOtherProcesses: true });
       const api = createCoreApi({
         sessions: core.service,
         store,

@@ -60,6 +60,8 @@ export interface SessionStore {
   updateSession(id: string, patch: SessionPatch): SessionInfo;
   /** deletes the session's rows (events, memory, plans...); the workspace folder is the caller's */
   deleteSession(id: string): void;
+  /** SQLite's data_version: changes when another connection (another process, the writer thread) commits */
+  dataVersion(): number;
   /** full-text search over titles and message text */
   searchSessions(query: string, limit?: number): SessionSearchHit[];
   /** sessions left live (`running`, `waiting`) by a process that died become `interrupted`; returns their ids */

@@ -414,6 +414,10 @@ export class Store implements SessionStore {
     return settings;
   }
 
+  dataVersion(): number {
+    return this.db.pragma('data_version', { simple: true }) as number;
+  }
+
   close(): void {
     if (!this.db.open) return;
     this.events.close();

@@ -3,6 +3,8 @@ import { AGENT_CARD_PATH } from '@a2a-js/sdk';
 import type { SessionStore } from '../../store/store-api.js';
 import type { SqliteDatabase } from '../../store/database.js';
 import { startA2aServer } from '../../a2a/a2a-server.js';
+import { readSettings } from '../../config/settings-store.js';
+import { outboundFetchWith } from '../../net/guarded-fetch.js';
 import { untilShutdown, withData } from './command-deps.js';
 import { resolveDeps, type DepsSource } from './deps-source.js';
 import type { AgentServeDeps } from './mcp-server-action.js';
@@ -33,6 +35,9 @@ export async function serveA2a(source: DepsSource<A2aDeps>, options: A2aOptions,
         host: options.host,
         allowedHosts: options.allowHost,
         token,
+        // push notifications follow the saved browser.allowPrivateNetwork as it is at each push
+        outbound: outboundFetchWith(() => readSettings(data.store, data.secrets).settings.browser.allowPrivateNetwork),
+        onPushFailure: (url, error) => printErr.line`Push notification to ${url} not sent: ${error.message}`,
       });
       // stderr, so the token never ends up in a pipe meant for data
       announceAccess((line) => printErr.line`${line}`, {

@@ -46,7 +46,7 @@ export interface ServedCoreOptions {
 /** The CLI's core for serving: its data folder and store, a session service whose questions the page answers. */
 export function openServedCore(options: ServedCoreOptions): ServedCore {
   const context = openCliContext(options);
-  const core = createCliCore(context, { ...options.environment, humanAvailable: true });
+  const core = createCliCore(context, { ...options.environment, humanAvailable: true, hearOtherProcesses: true });
   return {
     store: context.store,
     sessions: core.service,
