@@ -2,7 +2,6 @@ import { CommanderError } from 'commander';
 import { createProgram } from './program.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { environmentSecrets, redactText } from '../store/redact.js';
-import { printErr } from './output/terminal-print.js';
 
 /** Entry of the `manus` binary: any failure ends as one readable line (and a hint) with a non-zero code. */
 async function main(): Promise<void> {
@@ -20,6 +19,8 @@ async function main(): Promise<void> {
       return;
     }
     const failure = error as Error & { hint?: string };
+    // loaded on failure only: `--version` and `--help` load commander and nothing else
+    const { printErr } = await import('./output/terminal-print.js');
     // a thrown error may quote a key it was given (a provider's reply, a server's message)
     const redact = (text: string) => redactText(text, environmentSecrets());
     // the message may quote outside text too: a server's error, a name from an imported file
