@@ -6,9 +6,10 @@ import type { SessionService } from './session-service.js';
 export const EXTERNAL_CHANGES_POLL_MS = 1_000;
 
 /**
- * Tells a long-lived host's subscribers of sessions another process created or renamed (e.g. `manus sessions
- * rename` while `serve` runs): SQLite's data_version changes when another connection commits, and only then are
- * the rows read again and compared with what was last published. Returns the function that stops watching.
+ * Tells a long-lived host's subscribers of sessions another process renamed (e.g. `manus sessions rename` while
+ * `serve` runs): SQLite's data_version changes when another connection commits, and only then are the rows read again
+ * and compared with what was last published. A session another process made is only noted: the event would be written
+ * into that session's own log, which is the other process's to write. Returns the function that stops watching.
  */
 export function watchExternalSessionChanges(
   store: SessionStore,
@@ -31,12 +32,7 @@ export function watchExternalSessionChanges(
     const title = published.get(session.id);
     if (title === session.title) return;
     published.set(session.id, session.title);
-    service.emit({
-      type: 'session',
-      sessionId: session.id,
-      action: title === undefined ? 'created' : 'updated',
-      session,
-    });
+    if (title !== undefined) service.emit({ type: 'session', sessionId: session.id, action: 'updated', session });
   };
   const timer = setInterval(poll, pollMs);
   timer.unref();
