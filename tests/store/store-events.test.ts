@@ -215,6 +215,7 @@ describe('Store events', () => {
         description: 'do',
         result: 'done',
       }),
+      stamped({ type: 'phase', sessionId, phase: 'executing', planId: 'p1' }),
       stamped({ type: 'title', sessionId, title: 'New title' }),
       stamped({ type: 'usage', sessionId, model: 'm', request: usage, session: usage }),
       stamped({ type: 'ask', sessionId, askId: 'a1', kind: 'question', question: 'why?', status: 'waiting' }),
